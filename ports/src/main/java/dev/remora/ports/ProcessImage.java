@@ -1,0 +1,23 @@
+package dev.remora.ports;
+
+import java.util.List;
+import java.util.Optional;
+
+/** What the target looks like apart from its memory: mappings, the files behind them, threads. */
+public interface ProcessImage {
+
+    int pid();
+
+    List<MemoryMapping> mappings() throws ProcessImageException;
+
+    /**
+     * Opens a file by the path the target uses for it (resolved through the target's root, or a sysroot).
+     * Empty when the file is not there or cannot be read.
+     */
+    Optional<FileBytes> openFile(String path);
+
+    /** The OS thread ids of the target. */
+    List<Long> threadIds() throws ProcessImageException;
+
+    CpuState cpuState(long nativeThreadId);
+}

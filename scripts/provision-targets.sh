@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Provisions the CPython interpreters the tests inspect: a Debian sid root with
+# python3.13, 3.14 and 3.15 (GIL builds), plus pyenv's shared-library 3.13.0 when
+# the machine has it. Idempotent; the root is cached outside the repository.
+# Writes the list of targets to $REMORA_TARGETS_FILE (one "name<TAB>root<TAB>exe" line each).
+set -euo pipefail
+
+CACHE=${REMORA_CACHE:-/var/cache/remora}
+ROOT=$CACHE/sid-root
+TARGETS_FILE=${REMORA_TARGETS_FILE:-$CACHE/targets.tsv}
+VERSIONS=(3.13 3.14 3.15)
+MIRROR=${REMORA_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+
+log() { printf 'provision: %s\n' "$*" >&2; }
+die() { printf 'provision: error: %s\n' "$*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "must run as root (debootstrap, chroot and mount need it)"
+
+need_apt_update=1
+apt_install() {
+    if [ $need_apt_update = 1 ]; then apt-get update -qq >&2 || die "apt-get update failed"; need_apt_update=0; fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2 || die "apt-get install $* failed"
+}
+
+command -v debootstrap >/dev/null || apt_install debootstrap
+
+mkdir -p "$CACHE"
+if [ ! -f "$ROOT/.remora-ready" ]; then
+    log "building Debian sid root in $ROOT (python${VERSIONS[*]})"
+    rm -rf "$ROOT.tmp"
+    includes=$(printf 'python%s,' "${VERSIONS[@]}")
+    debootstrap --variant=minbase --include="${includes%,}" sid "$ROOT.tmp" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 \
+        || { tail -20 "$CACHE/debootstrap.log" >&2; die "debootstrap failed (log: $CACHE/debootstrap.log)"; }
+    rm -rf "$ROOT"
+    mv "$ROOT.tmp" "$ROOT"
+    touch "$ROOT/.remora-ready"
+fi
+
+mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc" || die "cannot mount proc in $ROOT"
+
+: >"$TARGETS_FILE.tmp"
+for v in "${VERSIONS[@]}"; do
+    exe=/usr/bin/python$v
+    out=$(chroot "$ROOT" "$exe" -c 'import sys; print(sys.version.split()[0])' 2>&1) \
+        || die "python$v in $ROOT does not run: $out"
+    printf 'debian-%s\t%s\t%s\n' "$v" "$ROOT" "$exe" >>"$TARGETS_FILE.tmp"
+    log "python$v = $out (chroot $ROOT)"
+done
+
+# pyenv's 3.13.0 is built with --enable-shared: its runtime lives in libpython3.13.so.
+PYENV_313=${PYENV_ROOT:-/root/.pyenv}/versions/3.13.0/bin/python3.13
+if [ -x "$PYENV_313" ]; then
+    if out=$("$PYENV_313" -c 'import sys; print(sys.version.split()[0])' 2>&1); then
+        printf 'pyenv-3.13.0-shared\t/\t%s\n' "$PYENV_313" >>"$TARGETS_FILE.tmp"
+        log "pyenv python3.13 = $out (shared)"
+    else
+        die "pyenv python3.13 at $PYENV_313 does not run: $out"
+    fi
+fi
+mv "$TARGETS_FILE.tmp" "$TARGETS_FILE"
+echo "$TARGETS_FILE"
