@@ -1,0 +1,183 @@
+package dev.remora.domain.discovery;
+
+import dev.remora.domain.Failures;
+import dev.remora.domain.InspectionException;
+import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.domain.offsets.DebugOffsetsDecoder;
+import dev.remora.ports.FileBytes;
+import dev.remora.ports.MemoryAccessException;
+import dev.remora.ports.MemoryMapping;
+import dev.remora.ports.ProcessImage;
+import dev.remora.ports.ProcessImageException;
+import dev.remora.ports.RemoteMemory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Finds {@code _PyRuntime} in a target: the {@code .PyRuntime} section of each mapped file whose name
+ * contains "python" (the executable of a static build, libpython of a shared one), placed at every
+ * load of that file and confirmed by the debug cookie. A deleted or unreadable file falls back to
+ * scanning its writable mapping for the cookie.
+ */
+public final class RuntimeLocator {
+
+    /** The runtime found, with its decoded debug offsets. */
+    public record LocatedRuntime(long address, String file, DebugOffsets offsets) {}
+
+    private static final String SECTION = ".PyRuntime";
+    private static final int SCAN_CHUNK = 1 << 20;
+    private static final long MAX_SCAN = 256L << 20;
+
+    private final ProcessImage image;
+    private final RemoteMemory memory;
+
+    public RuntimeLocator(ProcessImage image, RemoteMemory memory) {
+        this.image = image;
+        this.memory = memory;
+    }
+
+    public LocatedRuntime locate() throws InspectionException {
+        List<MemoryMapping> mappings;
+        try {
+            mappings = image.mappings();
+        } catch (ProcessImageException e) {
+            throw Failures.from(e);
+        }
+        List<Candidate> candidates = new ArrayList<>();
+        for (String path : pythonFiles(mappings)) {
+            candidates.addAll(candidatesIn(path, mappings));
+        }
+        return choose(candidates);
+    }
+
+    private record Candidate(long address, String file, byte[] raw) {}
+
+    private static Set<String> pythonFiles(List<MemoryMapping> mappings) {
+        Set<String> files = new LinkedHashSet<>();
+        for (MemoryMapping m : mappings) {
+            m.path().filter(p -> !p.startsWith("[")).filter(p -> basename(p).contains("python")).ifPresent(files::add);
+        }
+        return files;
+    }
+
+    private List<Candidate> candidatesIn(String path, List<MemoryMapping> mappings) throws InspectionException {
+        List<MemoryMapping> ofFile = mappings.stream().filter(m -> m.path().filter(path::equals).isPresent()).toList();
+        boolean deleted = ofFile.stream().anyMatch(MemoryMapping::deleted);
+        Optional<ElfSections.Section> section = deleted ? Optional.empty() : sectionOf(path);
+        List<Candidate> found = new ArrayList<>();
+        if (section.isPresent()) {
+            for (MemoryMapping m : ofFile) {
+                if (m.fileOffset() == 0) {
+                    readCandidate(m.start() + section.get().relativeAddress(), path).ifPresent(found::add);
+                }
+            }
+        } else {
+            for (MemoryMapping m : ofFile) {
+                if (m.readable() && m.writable()) {
+                    found.addAll(scanForCookie(m, path));
+                }
+            }
+        }
+        return found;
+    }
+
+    private Optional<ElfSections.Section> sectionOf(String path) {
+        Optional<FileBytes> file = image.openFile(path);
+        if (file.isEmpty()) {
+            return Optional.empty();
+        }
+        try (FileBytes f = file.get()) {
+            return ElfSections.find(f, SECTION);
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Optional<Candidate> readCandidate(long address, String path) throws InspectionException {
+        byte[] raw = new byte[DebugOffsetsDecoder.MAX_STRUCT_SIZE];
+        try {
+            memory.read(address, raw, 0, raw.length);
+        } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
+            return Optional.empty();
+        } catch (MemoryAccessException e) {
+            throw Failures.from(e, image.pid());
+        }
+        return DebugOffsetsDecoder.hasCookie(raw) ? Optional.of(new Candidate(address, path, raw)) : Optional.empty();
+    }
+
+    /** Looks for the cookie at 8-byte aligned positions of a writable mapping. */
+    private List<Candidate> scanForCookie(MemoryMapping m, String path) throws InspectionException {
+        List<Candidate> found = new ArrayList<>();
+        byte[] chunk = new byte[SCAN_CHUNK];
+        long end = m.start() + Math.min(m.size(), MAX_SCAN);
+        for (long at = m.start(); at < end; at += SCAN_CHUNK) {
+            int length = (int) Math.min(SCAN_CHUNK, end - at);
+            try {
+                memory.read(at, chunk, 0, length);
+            } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
+                continue;
+            } catch (MemoryAccessException e) {
+                throw Failures.from(e, image.pid());
+            }
+            for (int i = 0; i + 8 <= length; i += 8) {
+                if (chunk[i] == 'x' && chunk[i + 1] == 'd' && chunk[i + 2] == 'e' && chunk[i + 3] == 'b'
+                        && chunk[i + 4] == 'u' && chunk[i + 5] == 'g' && chunk[i + 6] == 'p' && chunk[i + 7] == 'y') {
+                    readCandidate(at + i, path).ifPresent(found::add);
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Prefers a runtime that has interpreters: a libpython that ctypes loaded a second time carries a
+     * cookie too, but was never initialised.
+     */
+    private LocatedRuntime choose(List<Candidate> candidates) throws InspectionException {
+        InspectionException firstFailure = null;
+        LocatedRuntime uninitialised = null;
+        for (Candidate c : candidates) {
+            DebugOffsets offsets;
+            try {
+                offsets = DebugOffsetsDecoder.decode(c.raw());
+            } catch (InspectionException e) {
+                firstFailure = firstFailure == null ? e : firstFailure;
+                continue;
+            }
+            LocatedRuntime located = new LocatedRuntime(c.address(), c.file(), offsets);
+            if (interpretersHead(located) != 0) {
+                return located;
+            }
+            uninitialised = uninitialised == null ? located : uninitialised;
+        }
+        if (uninitialised != null) {
+            return uninitialised;
+        }
+        if (firstFailure != null) {
+            throw firstFailure;
+        }
+        throw new InspectionException.NotPython("process %d is not a CPython process: no mapped python binary or libpython has a %s section"
+                .formatted(image.pid(), SECTION));
+    }
+
+    private long interpretersHead(LocatedRuntime r) throws InspectionException {
+        byte[] b = new byte[8];
+        try {
+            memory.read(r.address() + r.offsets().runtime().interpretersHead(), b, 0, 8);
+        } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
+            return 0;
+        } catch (MemoryAccessException e) {
+            throw Failures.from(e, image.pid());
+        }
+        return dev.remora.domain.memory.Bytes.getLong(b, 0);
+    }
+
+    private static String basename(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+}

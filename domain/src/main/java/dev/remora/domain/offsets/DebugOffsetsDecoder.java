@@ -1,0 +1,137 @@
+package dev.remora.domain.offsets;
+
+import dev.remora.domain.InspectionException;
+import dev.remora.domain.InspectionException.CorruptTarget;
+import dev.remora.domain.InspectionException.UnsupportedVersion;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.OptionalLong;
+import java.util.stream.LongStream;
+
+/** Turns the raw bytes of a target's {@code _Py_DebugOffsets} into validated {@link DebugOffsets}. */
+public final class DebugOffsetsDecoder {
+
+    public static final byte[] COOKIE = "xdebugpy".getBytes(StandardCharsets.US_ASCII);
+    /** Enough for the largest supported layout; read this much, then decode what the version needs. */
+    public static final int MAX_STRUCT_SIZE = 1024;
+
+    private static final long MIB = 1 << 20;
+
+    private DebugOffsetsDecoder() {}
+
+    public static boolean hasCookie(byte[] raw) {
+        return raw.length >= COOKIE.length && Arrays.equals(raw, 0, COOKIE.length, COOKIE, 0, COOKIE.length);
+    }
+
+    /** The version field, without validating anything else. */
+    public static PythonVersion version(byte[] raw) {
+        return PythonVersion.fromHex(ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN).getLong(8));
+    }
+
+    public static DebugOffsets decode(byte[] raw) throws InspectionException {
+        if (!hasCookie(raw)) {
+            throw new CorruptTarget("the CPython runtime has no debug cookie");
+        }
+        ByteBuffer head = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
+        long versionHex = head.getLong(8);
+        if (versionHex == 0) {
+            throw new UnsupportedVersion("the target's CPython reports no version in its debug offsets");
+        }
+        PythonVersion version = PythonVersion.fromHex(versionHex);
+        VersionLayout layout = VersionLayout.forVersion(version).orElseThrow(() -> new UnsupportedVersion(
+                "CPython %s is not supported (supported: %s)".formatted(version, DebugOffsetsLayout.supportedVersions())));
+        if (head.getLong(16) != 0) {
+            throw new UnsupportedVersion("CPython %s free-threaded builds are not supported yet".formatted(version));
+        }
+        if (raw.length < layout.offsets().totalSize()) {
+            throw new CorruptTarget("debug offsets: read %d bytes, CPython %s needs %d"
+                    .formatted(raw.length, version, layout.offsets().totalSize()));
+        }
+        StructFields f = new StructFields(layout.offsets(), raw);
+        return new DebugOffsets(version, layout, runtime(f), interpreter(f), thread(f), frame(f), code(f),
+                new DebugOffsets.PyObject(f.field("pyobject.ob_type", f.size("pyobject", 4096), 8)),
+                type(f), bytes(f), unicode(f, layout));
+    }
+
+    private static DebugOffsets.Runtime runtime(StructFields f) throws CorruptTarget {
+        long size = f.size("runtime_state", 64 * MIB);
+        return new DebugOffsets.Runtime(size, f.field("runtime_state.interpreters_head", size, 8));
+    }
+
+    private static DebugOffsets.Interpreter interpreter(StructFields f) throws CorruptTarget {
+        long size = f.size("interpreter_state", 64 * MIB);
+        long id = f.field("interpreter_state.id", size, 8);
+        long next = f.field("interpreter_state.next", size, 8);
+        long threadsHead = f.field("interpreter_state.threads_head", size, 8);
+        OptionalLong threadsMain = f.optionalField("interpreter_state.threads_main", size, 8);
+        long gilLocked = f.field("interpreter_state.gil_runtime_state_locked", size, 4);
+        long gilHolder = f.field("interpreter_state.gil_runtime_state_holder", size, 8);
+        OptionalLong generation = f.optionalField("interpreter_state.code_object_generation", size, 8);
+        long end = LongStream.of(id, next, threadsHead, threadsMain.orElse(0), gilLocked, gilHolder,
+                generation.orElse(0)).max().orElseThrow() + 8;
+        return new DebugOffsets.Interpreter(size, id, next, threadsHead, threadsMain, gilLocked, gilHolder,
+                generation, (int) Math.min(end, size));
+    }
+
+    private static DebugOffsets.Thread thread(StructFields f) throws CorruptTarget {
+        long size = f.size("thread_state", MIB);
+        OptionalLong excState = f.optionalField("thread_state.exc_state", size, 8);
+        OptionalLong excValue = OptionalLong.empty();
+        if (excState.isPresent()) {
+            long inItem = f.field("err_stackitem.exc_value", size - excState.getAsLong(), 8);
+            excValue = OptionalLong.of(excState.getAsLong() + inItem);
+        }
+        return new DebugOffsets.Thread(size,
+                f.field("thread_state.next", size, 8),
+                f.field("thread_state.current_frame", size, 8),
+                f.field("thread_state.native_thread_id", size, 8),
+                f.field("thread_state.datastack_chunk", size, 8),
+                f.optionalField("thread_state.holds_gil", size, 4),
+                f.optionalField("thread_state.gil_requested", size, 4),
+                f.optionalField("thread_state.current_exception", size, 8),
+                excValue);
+    }
+
+    private static DebugOffsets.Frame frame(StructFields f) throws CorruptTarget {
+        long size = f.size("interpreter_frame", 4096);
+        return new DebugOffsets.Frame(size,
+                f.field("interpreter_frame.previous", size, 8),
+                f.field("interpreter_frame.executable", size, 8),
+                f.field("interpreter_frame.instr_ptr", size, 8),
+                f.field("interpreter_frame.owner", size, 1));
+    }
+
+    private static DebugOffsets.Code code(StructFields f) throws CorruptTarget {
+        long size = f.size("code_object", 64 * 1024);
+        return new DebugOffsets.Code(size,
+                f.field("code_object.filename", size, 8),
+                f.field("code_object.qualname", size, 8),
+                f.field("code_object.linetable", size, 8),
+                f.field("code_object.firstlineno", size, 4),
+                f.bounded("code_object.co_code_adaptive", 1, size));
+    }
+
+    private static DebugOffsets.TypeObject type(StructFields f) throws CorruptTarget {
+        long size = f.size("type_object", 64 * 1024);
+        return new DebugOffsets.TypeObject(size, f.field("type_object.tp_name", size, 8),
+                f.field("type_object.tp_flags", size, 8));
+    }
+
+    private static DebugOffsets.Bytes bytes(StructFields f) throws CorruptTarget {
+        long size = f.size("bytes_object", 4096);
+        return new DebugOffsets.Bytes(size, f.field("bytes_object.ob_size", size, 8),
+                f.bounded("bytes_object.ob_sval", 1, size));
+    }
+
+    private static DebugOffsets.Unicode unicode(StructFields f, VersionLayout layout) throws CorruptTarget {
+        long size = f.size("unicode_object", 4096);
+        long asciiSize = f.bounded("unicode_object.asciiobject_size", 1, size);
+        long compactSize = f.optionalBounded("unicode_object.compactunicodeobject_size", 1, size)
+                .orElse(asciiSize + layout.compactUnicodeExtra());
+        return new DebugOffsets.Unicode(size, f.field("unicode_object.state", size, 4),
+                f.field("unicode_object.length", size, 8), asciiSize, compactSize);
+    }
+}

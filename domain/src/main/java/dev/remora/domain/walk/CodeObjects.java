@@ -1,0 +1,121 @@
+package dev.remora.domain.walk;
+
+import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.PagedReader;
+import dev.remora.domain.objects.MalformedObjectException;
+import dev.remora.domain.objects.ObjectReader;
+import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.ports.MemoryAccessException;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Code objects of the target by address. Entries stay valid until the interpreter's
+ * {@code code_object_generation} changes (code objects were freed, addresses may be reused); in
+ * versions without that counter every hit is checked against the target instead.
+ */
+final class CodeObjects {
+
+    private static final int MAX_ENTRIES = 1 << 16;
+    private static final String CODE_TYPE_NAME = "code";
+
+    private final PagedReader reader;
+    private final ObjectReader objects;
+    private final DebugOffsets offsets;
+    private final Map<Long, CodeObject> byAddress = new HashMap<>();
+    /** Type address -> whether it is the code type; lets garbage executables be rejected cheaply. */
+    private final Map<Long, Boolean> codeTypes = new HashMap<>();
+    private final byte[] codeBuffer;
+    private final boolean hasGeneration;
+    private long generation = Long.MIN_VALUE;
+    private long hits;
+    private long misses;
+
+    CodeObjects(PagedReader reader, ObjectReader objects, DebugOffsets offsets) {
+        this.reader = reader;
+        this.objects = objects;
+        this.offsets = offsets;
+        this.codeBuffer = new byte[(int) offsets.code().size()];
+        this.hasGeneration = offsets.interpreter().codeObjectGeneration().isPresent();
+    }
+
+    /** Drops every entry when the target's generation counter moved. */
+    void observeGeneration(long current) {
+        if (current != generation) {
+            byAddress.clear();
+            generation = current;
+        }
+    }
+
+    long hits() {
+        return hits;
+    }
+
+    long misses() {
+        return misses;
+    }
+
+    CodeObject get(long address) throws MemoryAccessException, MalformedObjectException {
+        CodeObject known = byAddress.get(address);
+        if (known != null && (hasGeneration || stillThere(address, known))) {
+            hits++;
+            return known;
+        }
+        misses++;
+        CodeObject decoded = decode(address);
+        if (byAddress.size() >= MAX_ENTRIES) {
+            byAddress.clear();
+        }
+        byAddress.put(address, decoded);
+        return decoded;
+    }
+
+    /**
+     * Without a generation counter a freed code object's address can be reused: check that the
+     * address still holds the same name and line table pointers before trusting the entry.
+     */
+    private boolean stillThere(long address, CodeObject known) throws MemoryAccessException {
+        return reader.readLong(address + offsets.code().qualname()) == known.qualnamePointer()
+                && reader.readLong(address + offsets.code().linetable()) == known.lineTablePointer();
+    }
+
+    private CodeObject decode(long address) throws MemoryAccessException, MalformedObjectException {
+        long type = reader.readLong(address + offsets.object().obType());
+        if (!isCodeType(type)) {
+            throw new MalformedObjectException("executable at 0x%x is not a code object".formatted(address));
+        }
+        DebugOffsets.Code code = offsets.code();
+        reader.read(address, codeBuffer, 0, codeBuffer.length);
+        long qualnamePointer = Bytes.getLong(codeBuffer, code.qualname());
+        long lineTablePointer = Bytes.getLong(codeBuffer, code.linetable());
+        String qualname = objects.readString(qualnamePointer);
+        String filename = objects.readString(Bytes.getLong(codeBuffer, code.filename()));
+        byte[] lineTable = objects.readBytes(lineTablePointer);
+        int firstLineNo = Bytes.getInt(codeBuffer, code.firstLineNo());
+        return new CodeObject(qualname, filename, lineTable, firstLineNo, address + code.codeAdaptive(),
+                qualnamePointer, lineTablePointer);
+    }
+
+    private boolean isCodeType(long type) throws MemoryAccessException {
+        Boolean known = codeTypes.get(type);
+        if (known != null) {
+            return known;
+        }
+        boolean isCode;
+        try {
+            long namePtr = reader.readLong(type + offsets.type().tpName());
+            byte[] name = new byte[CODE_TYPE_NAME.length() + 1];
+            reader.read(namePtr, name, 0, name.length);
+            isCode = name[name.length - 1] == 0
+                    && new String(name, 0, name.length - 1, StandardCharsets.US_ASCII).equals(CODE_TYPE_NAME);
+        } catch (MemoryAccessException.Unmapped e) {
+            isCode = false;
+        }
+        if (codeTypes.size() < 1024) {
+            codeTypes.put(type, isCode);
+        }
+        return isCode;
+    }
+}

@@ -1,0 +1,85 @@
+package dev.remora.domain.walk;
+
+import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.PagedReader;
+import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.objects.MalformedObjectException;
+import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.domain.offsets.VersionLayout;
+import dev.remora.ports.MemoryAccessException;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Walks one thread's chain of {@code _PyInterpreterFrame}s from its current frame outwards. Entry and
+ * C-stack frames carry no Python code: they are skipped and the walk goes on through them.
+ */
+final class FrameWalker {
+
+    /** Deeper than any real stack (Python frames do not use the C stack since 3.11). */
+    static final int MAX_DEPTH = 1 << 18;
+
+    private final PagedReader reader;
+    private final DebugOffsets.Frame offsets;
+    private final VersionLayout layout;
+    private final CodeObjects codes;
+    private final byte[] frame;
+
+    FrameWalker(PagedReader reader, DebugOffsets offsets, CodeObjects codes) {
+        this.reader = reader;
+        this.offsets = offsets.frame();
+        this.layout = offsets.layout();
+        this.codes = codes;
+        this.frame = new byte[(int) this.offsets.size()];
+    }
+
+    /**
+     * Appends the thread's frames, innermost first, to {@code out}.
+     *
+     * @return why the walk stopped early, if it did
+     */
+    Optional<String> walk(long first, FrameCache cache, List<FrameInfo> out) throws MemoryAccessException {
+        ChainGuard guard = new ChainGuard(MAX_DEPTH, first);
+        long address = first;
+        try {
+            while (address != 0) {
+                reader.read(address, frame, 0, frame.length);
+                int owner = frame[(int) offsets.owner()] & 0xFF;
+                if (owner > layout.maxFrameOwner()) {
+                    return Optional.of("frame at 0x%x has an invalid owner %d".formatted(address, owner));
+                }
+                long executable = layout.untagExecutable(Bytes.getLong(frame, offsets.executable()));
+                if (!layout.isEntryFrameOwner(owner) && executable != 0) {
+                    long instrPtr = Bytes.getLong(frame, offsets.instrPtr());
+                    out.add(resolve(cache, address, executable, instrPtr));
+                }
+                long previous = Bytes.getLong(frame, offsets.previous());
+                if (previous != 0 && !guard.step(previous)) {
+                    return Optional.of(guard.tooLong()
+                            ? "stack deeper than %d frames".formatted(MAX_DEPTH)
+                            : "frame chain loops at 0x%x".formatted(previous));
+                }
+                address = previous;
+            }
+            return Optional.empty();
+        } catch (MalformedObjectException e) {
+            return Optional.of(e.getMessage());
+        } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
+            // The target moved on under the walk, or the chain is garbage: report, don't fail the snapshot.
+            return Optional.of("stack unreadable at 0x%x after %d frames: %s".formatted(address, out.size(), e.getMessage()));
+        } finally {
+            cache.finishWalk();
+        }
+    }
+
+    private FrameInfo resolve(FrameCache cache, long address, long executable, long instrPtr)
+            throws MemoryAccessException, MalformedObjectException {
+        FrameInfo known = cache.lookup(address, executable, instrPtr);
+        if (known == null) {
+            known = codes.get(executable).frameAt(instrPtr);
+            cache.remember(address, executable, instrPtr, known);
+        }
+        return known;
+    }
+}

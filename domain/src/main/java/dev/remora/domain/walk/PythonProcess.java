@@ -1,0 +1,159 @@
+package dev.remora.domain.walk;
+
+import dev.remora.domain.Failures;
+import dev.remora.domain.InspectionException;
+import dev.remora.domain.discovery.RuntimeLocator;
+import dev.remora.domain.discovery.RuntimeLocator.LocatedRuntime;
+import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.PagedReader;
+import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.InterpreterStacks;
+import dev.remora.domain.model.ProcessStacks;
+import dev.remora.domain.model.ThreadStack;
+import dev.remora.domain.objects.ObjectReader;
+import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.domain.offsets.PythonVersion;
+import dev.remora.ports.MemoryAccessException;
+import dev.remora.ports.ProcessImage;
+import dev.remora.ports.RemoteMemory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * An attached CPython process: finds its runtime once, then takes stack snapshots on demand, keeping
+ * code-object and frame caches between snapshots. Not thread-safe: one sampler owns it.
+ */
+public final class PythonProcess {
+
+    private static final int MAX_INTERPRETERS = 4096;
+    private static final int MAX_THREADS = 1 << 16;
+    /** A running target can change under a walk; a few fresh attempts usually give a clean snapshot. */
+    private static final int ATTEMPTS = 3;
+
+    private final ProcessImage image;
+    private final RemoteMemory memory;
+    private final LocatedRuntime runtime;
+    private final DebugOffsets offsets;
+    private final PagedReader reader;
+    private final ObjectReader objects;
+    private final ThreadStatusReader statusReader;
+    private final Map<Long, CodeObjects> codesByInterpreter = new HashMap<>();
+    private final Map<Long, FrameCache> frameCaches = new HashMap<>();
+    private final byte[] interpreter;
+    private final byte[] tstate;
+
+    private PythonProcess(ProcessImage image, RemoteMemory memory, LocatedRuntime runtime) {
+        this.image = image;
+        this.memory = memory;
+        this.runtime = runtime;
+        this.offsets = runtime.offsets();
+        this.reader = new PagedReader(memory);
+        this.objects = new ObjectReader(reader, offsets);
+        this.statusReader = new ThreadStatusReader(offsets, image);
+        this.interpreter = new byte[offsets.interpreter().readLength()];
+        this.tstate = new byte[(int) offsets.thread().size()];
+    }
+
+    public static PythonProcess attach(ProcessImage image, RemoteMemory memory) throws InspectionException {
+        return new PythonProcess(image, memory, new RuntimeLocator(image, memory).locate());
+    }
+
+    public PythonVersion version() {
+        return offsets.version();
+    }
+
+    public int pid() {
+        return image.pid();
+    }
+
+    /** Where {@code _PyRuntime} was found, for diagnostics. */
+    public String runtimeFile() {
+        return runtime.file();
+    }
+
+    public ProcessStacks snapshot(SnapshotOptions options) throws InspectionException {
+        ProcessStacks result = null;
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            reader.reset();
+            try {
+                result = takeSnapshot(options);
+            } catch (MemoryAccessException e) {
+                throw Failures.from(e, image.pid());
+            }
+            if (result.interpreters().stream().flatMap(i -> i.threads().stream()).allMatch(t -> t.problem().isEmpty())) {
+                break;
+            }
+        }
+        return result;
+    }
+
+    private ProcessStacks takeSnapshot(SnapshotOptions options) throws MemoryAccessException, InspectionException {
+        long head = reader.readLong(runtime.address() + offsets.runtime().interpretersHead());
+        if (head == 0) {
+            throw new InspectionException.Unreadable("process %d has no Python interpreter (not started yet, or shutting down)"
+                    .formatted(image.pid()));
+        }
+        List<InterpreterStacks> interpreters = new ArrayList<>();
+        ChainGuard guard = new ChainGuard(MAX_INTERPRETERS, head);
+        for (long interp = head; interp != 0; ) {
+            interpreters.add(interpreter(interp, options));
+            long next = Bytes.getLong(interpreter, offsets.interpreter().next());
+            if (next != 0 && !guard.step(next)) {
+                throw new InspectionException.CorruptTarget("the interpreter list of process %d loops".formatted(image.pid()));
+            }
+            interp = next;
+        }
+        return new ProcessStacks(image.pid(), offsets.version(), memory.backendName(), interpreters);
+    }
+
+    private InterpreterStacks interpreter(long address, SnapshotOptions options) throws MemoryAccessException, InspectionException {
+        DebugOffsets.Interpreter io = offsets.interpreter();
+        reader.read(address, interpreter, 0, interpreter.length);
+        long id = Bytes.getLong(interpreter, io.id());
+        long gilHolder = Bytes.getInt(interpreter, io.gilLocked()) != 0 ? Bytes.getLong(interpreter, io.gilHolder()) : 0;
+        CodeObjects codes = codesByInterpreter.computeIfAbsent(address, a -> new CodeObjects(reader, objects, offsets));
+        if (io.codeObjectGeneration().isPresent()) {
+            codes.observeGeneration(Bytes.getLong(interpreter, io.codeObjectGeneration().getAsLong()));
+        }
+        List<Long> threads = threadStates(Bytes.getLong(interpreter, io.threadsHead()));
+        // 3.14+ names the main thread; before that it is the oldest thread state, the last in the list.
+        long main = io.threadsMain().isPresent() ? Bytes.getLong(interpreter, io.threadsMain().getAsLong())
+                : threads.isEmpty() ? 0 : threads.getLast();
+        FrameWalker walker = new FrameWalker(reader, offsets, codes);
+        List<ThreadStack> stacks = new ArrayList<>();
+        for (long t : threads) {
+            if (options.allThreads() || t == main) {
+                stacks.add(thread(t, t == main, gilHolder, walker));
+            }
+        }
+        return new InterpreterStacks(id, stacks);
+    }
+
+    private List<Long> threadStates(long head) throws MemoryAccessException, InspectionException {
+        List<Long> threads = new ArrayList<>();
+        ChainGuard guard = new ChainGuard(MAX_THREADS, head);
+        for (long t = head; t != 0; ) {
+            threads.add(t);
+            long next = reader.readLong(t + offsets.thread().next());
+            if (next != 0 && !guard.step(next)) {
+                throw new InspectionException.CorruptTarget("the thread list of process %d loops".formatted(image.pid()));
+            }
+            t = next;
+        }
+        return threads;
+    }
+
+    private ThreadStack thread(long address, boolean main, long gilHolder, FrameWalker walker) throws MemoryAccessException {
+        reader.read(address, tstate, 0, tstate.length);
+        long nativeId = Bytes.getLong(tstate, offsets.thread().nativeThreadId());
+        var status = statusReader.read(address, tstate, gilHolder, main);
+        List<FrameInfo> frames = new ArrayList<>();
+        FrameCache cache = frameCaches.computeIfAbsent(address, a -> new FrameCache());
+        Optional<String> problem = walker.walk(Bytes.getLong(tstate, offsets.thread().currentFrame()), cache, frames);
+        return new ThreadStack(nativeId, status, frames, problem);
+    }
+}

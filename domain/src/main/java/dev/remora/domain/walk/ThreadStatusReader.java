@@ -1,0 +1,57 @@
+package dev.remora.domain.walk;
+
+import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.model.ThreadStatus;
+import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.ports.CpuState;
+import dev.remora.ports.ProcessImage;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/** Derives a thread's status from its thread state, its interpreter's GIL and the OS. */
+final class ThreadStatusReader {
+
+    private final DebugOffsets.Thread thread;
+    private final ProcessImage image;
+
+    ThreadStatusReader(DebugOffsets offsets, ProcessImage image) {
+        this.thread = offsets.thread();
+        this.image = image;
+    }
+
+    /**
+     * @param tstate the thread state's bytes
+     * @param gilHolder the interpreter's last GIL holder when the GIL is locked, else 0
+     */
+    Set<ThreadStatus> read(long tstateAddress, byte[] tstate, long gilHolder, boolean main) {
+        Set<ThreadStatus> status = EnumSet.noneOf(ThreadStatus.class);
+        // 3.15 exports holds_gil; before it, the holder of a locked GIL is the one.
+        boolean hasGil = thread.holdsGil().isPresent()
+                ? Bytes.getInt(tstate, thread.holdsGil().getAsLong()) != 0
+                : gilHolder != 0 && gilHolder == tstateAddress;
+        if (hasGil) {
+            status.add(ThreadStatus.HAS_GIL);
+        } else if (thread.gilRequested().isPresent() && Bytes.getInt(tstate, thread.gilRequested().getAsLong()) != 0) {
+            status.add(ThreadStatus.GIL_REQUESTED);
+        }
+        long nativeId = Bytes.getLong(tstate, thread.nativeThreadId());
+        CpuState cpu = image.cpuState(nativeId);
+        if (cpu == CpuState.RUNNING) {
+            status.add(ThreadStatus.ON_CPU);
+        } else if (cpu == CpuState.UNKNOWN) {
+            status.add(ThreadStatus.UNKNOWN);
+        }
+        if (nonZero(tstate, thread.currentException().orElse(-1)) || nonZero(tstate, thread.excStateValue().orElse(-1))) {
+            status.add(ThreadStatus.HAS_EXCEPTION);
+        }
+        if (main) {
+            status.add(ThreadStatus.MAIN_THREAD);
+        }
+        return status;
+    }
+
+    private static boolean nonZero(byte[] tstate, long offset) {
+        return offset >= 0 && Bytes.getLong(tstate, offset) != 0;
+    }
+}
