@@ -1,0 +1,91 @@
+package dev.remora.domain.offsets;
+
+import dev.remora.domain.InspectionException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Decodes the debug offsets the real Debian interpreters ship, and rejects damaged copies of them. */
+class DebugOffsetsDecoderTest {
+
+    @ParameterizedTest
+    @CsvSource({
+            // minor, version, thread size, frame size, frame owner, interpreters_head, has holds_gil
+            "3.13, 3.13.18, 312, 80, 70, 632, false",
+            "3.14, 3.14.10, 832, 88, 74, 808, false",
+            "3.15, 3.15.2, 888, 88, 74, 936, true"})
+    void decodesTheShippedOffsets(String minor, String version, long threadSize, long frameSize, long owner,
+                                  long interpretersHead, boolean holdsGil) throws Exception {
+        DebugOffsets offsets = DebugOffsetsDecoder.decode(DebianRuntimeSections.debugOffsets(minor));
+
+        assertThat(offsets.version()).hasToString(version);
+        assertThat(offsets.thread().size()).isEqualTo(threadSize);
+        assertThat(offsets.thread().currentFrame()).isEqualTo(0x48);
+        assertThat(offsets.frame().size()).isEqualTo(frameSize);
+        assertThat(offsets.frame().owner()).isEqualTo(owner);
+        assertThat(offsets.runtime().interpretersHead()).isEqualTo(interpretersHead);
+        assertThat(offsets.thread().holdsGil().isPresent()).isEqualTo(holdsGil);
+        assertThat(offsets.code().qualname()).isEqualTo(128);
+        assertThat(offsets.unicode().compactDataOffset()).isEqualTo(56);
+        assertThat(offsets.unicode().asciiDataOffset()).isEqualTo(40);
+    }
+
+    @Test
+    void rejectsAMissingCookie() {
+        byte[] raw = DebianRuntimeSections.debugOffsets("3.15");
+        raw[0] = 'y';
+        assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw)).isInstanceOf(InspectionException.CorruptTarget.class);
+    }
+
+    @Test
+    void namesAnUnsupportedVersion() {
+        byte[] raw = DebianRuntimeSections.debugOffsets("3.15");
+        putLong(raw, 8, 0x030C04F0L);
+        assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
+                .isInstanceOf(InspectionException.UnsupportedVersion.class)
+                .hasMessageContaining("3.12.4").hasMessageContaining("3.13, 3.14, 3.15");
+    }
+
+    @Test
+    void rejectsFreeThreadedBuilds() {
+        byte[] raw = DebianRuntimeSections.debugOffsets("3.14");
+        putLong(raw, 16, 1);
+        assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
+                .isInstanceOf(InspectionException.UnsupportedVersion.class).hasMessageContaining("free-threaded");
+    }
+
+    @Test
+    void rejectsAnAbsurdStructSize() {
+        byte[] raw = DebianRuntimeSections.debugOffsets("3.13");
+        int at = DebugOffsetsLayout.V3_13.bytePosition("thread_state.size").orElseThrow();
+        putLong(raw, at, 1L << 40);
+        assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
+                .isInstanceOf(InspectionException.CorruptTarget.class).hasMessageContaining("thread_state.size");
+    }
+
+    @Test
+    void rejectsAFieldOutsideItsStruct() {
+        byte[] raw = DebianRuntimeSections.debugOffsets("3.14");
+        int at = DebugOffsetsLayout.V3_14.bytePosition("interpreter_frame.previous").orElseThrow();
+        putLong(raw, at, 85);
+        assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
+                .isInstanceOf(InspectionException.CorruptTarget.class).hasMessageContaining("interpreter_frame.previous");
+    }
+
+    @Test
+    void layoutSizesMatchTheStructsOfEachVersion() {
+        assertThat(DebugOffsetsLayout.V3_13.totalSize()).isEqualTo(584);
+        assertThat(DebugOffsetsLayout.V3_14.totalSize()).isEqualTo(760);
+        assertThat(DebugOffsetsLayout.V3_15.totalSize()).isEqualTo(888);
+    }
+
+    private static void putLong(byte[] raw, int at, long value) {
+        ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN).putLong(at, value);
+    }
+}

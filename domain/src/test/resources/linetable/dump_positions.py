@@ -1,0 +1,119 @@
+"""Oracle for the line-table conformance test.
+
+Compiles every .py file of this interpreter's standard library and writes, for
+each code object reachable through co_consts, its co_firstlineno, co_linetable
+and co_positions(). Files that do not compile are skipped (the test suite holds
+deliberately broken ones).
+
+Usage: python -I -c "<this script>" [SHARD SHARDS]
+Handles only the files whose index in sorted order is SHARD modulo SHARDS, so
+that several processes can share the work (default: 0 1, every file).
+
+Output goes to stdout, big-endian:
+  b"RLTD", u16 length + interpreter version (utf-8)
+  then records, each led by a tag byte:
+    b"F"  source file: u32 length + path
+    b"C"  code object of the latest file:
+          i32 co_firstlineno, u16 length + qualname,
+          u32 length + co_linetable,
+          u32 instruction count (length of co_positions()),
+          u32 run count, then per run of equal consecutive positions:
+          u32 repeat, u8 absent mask (bit i: field i is None, its i32 is 0),
+          4 x i32 (line, end_line, column, end_column)
+    b"E"  end: u32 files compiled, u32 files skipped, u32 code objects
+"""
+import os
+import struct
+import sys
+import sysconfig
+import warnings
+
+CODE_TYPE = type(compile("", "", "exec"))
+RUN = struct.Struct(">IB4i")
+
+
+def text(value, width):
+    data = value.encode("utf-8", "surrogateescape")
+    return struct.pack(">" + width, len(data)) + data
+
+
+def runs(positions):
+    """Yields (repeat, position) for runs of equal consecutive positions."""
+    current, repeat = None, 0
+    for position in positions:
+        if repeat and position == current:
+            repeat += 1
+            continue
+        if repeat:
+            yield repeat, current
+        current, repeat = position, 1
+    if repeat:
+        yield repeat, current
+
+
+def encode_run(repeat, position):
+    mask = 0
+    values = []
+    for bit, value in enumerate(position):
+        if value is None:
+            mask |= 1 << bit
+            values.append(0)
+        else:
+            values.append(value)
+    return RUN.pack(repeat, mask, *values)
+
+
+def encode_code(code):
+    positions = list(code.co_positions())
+    encoded = [encode_run(r, p) for r, p in runs(positions)]
+    return b"".join([
+        b"C",
+        struct.pack(">i", code.co_firstlineno),
+        text(code.co_qualname, "H"),
+        struct.pack(">I", len(code.co_linetable)),
+        code.co_linetable,
+        struct.pack(">II", len(positions), len(encoded)),
+    ] + encoded)
+
+
+def code_objects(root):
+    pending = [root]
+    while pending:
+        code = pending.pop()
+        yield code
+        pending.extend(c for c in code.co_consts if isinstance(c, CODE_TYPE))
+
+
+def source_files(stdlib):
+    for directory, subdirectories, files in os.walk(stdlib):
+        subdirectories.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                yield os.path.join(directory, name)
+
+
+def main(shard, shards):
+    warnings.simplefilter("ignore")
+    out = sys.stdout.buffer
+    out.write(b"RLTD" + text(sys.version.split()[0], "H"))
+    compiled = skipped = codes = 0
+    for index, path in enumerate(source_files(sysconfig.get_paths()["stdlib"])):
+        if index % shards != shard:
+            continue
+        try:
+            with open(path, "rb") as source:
+                module = compile(source.read(), path, "exec", dont_inherit=True)
+        except Exception:  # SyntaxError, ValueError, RecursionError, MemoryError...
+            skipped += 1
+            continue
+        compiled += 1
+        out.write(b"F" + text(path, "I"))
+        for code in code_objects(module):
+            out.write(encode_code(code))
+            codes += 1
+    out.write(b"E" + struct.pack(">III", compiled, skipped, codes))
+    out.flush()
+
+
+if __name__ == "__main__":
+    main(*(map(int, sys.argv[1:3]) if len(sys.argv) >= 3 else (0, 1)))
