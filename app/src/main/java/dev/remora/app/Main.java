@@ -4,6 +4,9 @@ import dev.remora.app.cli.RemoraCommand;
 import dev.remora.app.cli.UserErrorHandler;
 import picocli.CommandLine;
 
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+
 /** Entry point of the {@code remora} command. */
 public final class Main {
 
@@ -13,9 +16,16 @@ public final class Main {
         System.exit(run(args));
     }
 
-    /** Runs the command line and returns its exit code; never throws at the user. */
     public static int run(String... args) {
+        return run(new PrintWriter(System.out, true, StandardCharsets.UTF_8),
+                new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
+    }
+
+    /** Runs the command line and returns its exit code; never throws at the user. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new RemoraCommand());
+        cli.setOut(out);
+        cli.setErr(err);
         UserErrorHandler errors = new UserErrorHandler();
         cli.setExecutionExceptionHandler(errors);
         cli.setParameterExceptionHandler(errors);

@@ -7,6 +7,8 @@ import dev.remora.app.output.TextDumpWriter;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -18,6 +20,9 @@ import java.util.concurrent.Callable;
 public final class DumpCommand implements Callable<Integer> {
 
     enum Format { text, json }
+
+    @Spec
+    CommandSpec spec;
 
     @Mixin
     TargetOptions target = new TargetOptions();
@@ -37,7 +42,7 @@ public final class DumpCommand implements Callable<Integer> {
                 case text -> new TextDumpWriter(new SourceLines(ports.image()));
                 case json -> new JsonDumpWriter();
             };
-            writer.write(stacks, System.out);
+            writer.write(stacks, spec.commandLine().getOut());
             return 0;
         }
     }

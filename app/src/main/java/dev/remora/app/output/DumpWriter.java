@@ -2,9 +2,9 @@ package dev.remora.app.output;
 
 import dev.remora.domain.model.ProcessStacks;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 
 /** Renders a stack dump. */
 public interface DumpWriter {
-    void write(ProcessStacks stacks, PrintStream out);
+    void write(ProcessStacks stacks, PrintWriter out);
 }

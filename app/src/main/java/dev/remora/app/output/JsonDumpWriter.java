@@ -6,14 +6,14 @@ import dev.remora.domain.model.InterpreterStacks;
 import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.model.ThreadStack;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.stream.Collectors;
 
 /** Writes a stack dump as one JSON document; the key names are a stable interface for other tools. */
 public final class JsonDumpWriter implements DumpWriter {
 
     @Override
-    public void write(ProcessStacks stacks, PrintStream out) {
+    public void write(ProcessStacks stacks, PrintWriter out) {
         StringBuilder b = new StringBuilder(4096);
         b.append("{\"pid\": ").append(stacks.pid())
                 .append(", \"python_version\": ").append(Json.string(stacks.pythonVersion().toString()))

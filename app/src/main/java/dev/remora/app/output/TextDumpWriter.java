@@ -7,7 +7,7 @@ import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.model.ThreadStack;
 import dev.remora.domain.model.ThreadStatus;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,7 +24,7 @@ public final class TextDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void write(ProcessStacks stacks, PrintStream out) {
+    public void write(ProcessStacks stacks, PrintWriter out) {
         out.printf("Stack dump for PID %d (Python %s, backend %s)%n", stacks.pid(), stacks.pythonVersion(), stacks.backend());
         boolean several = stacks.interpreters().size() > 1;
         for (InterpreterStacks interp : stacks.interpreters()) {
@@ -45,7 +45,7 @@ public final class TextDumpWriter implements DumpWriter {
         out.flush();
     }
 
-    private void writeFrame(FrameInfo frame, PrintStream out) {
+    private void writeFrame(FrameInfo frame, PrintWriter out) {
         SourceLocation at = frame.location();
         if (at.hasLine()) {
             out.printf("  %s (%s:%d)%n", frame.function(), frame.file(), at.line());

@@ -1,0 +1,36 @@
+package dev.remora.adapters.vmreadv;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/** Explains a ptrace permission refusal in terms a user can act on. */
+final class PtraceAdvice {
+
+    static final Path PTRACE_SCOPE = Path.of("/proc/sys/kernel/yama/ptrace_scope");
+
+    private PtraceAdvice() {}
+
+    static String message(int pid) {
+        return message(pid, currentScope(PTRACE_SCOPE));
+    }
+
+    static String message(int pid, Optional<String> scope) {
+        String base = ("permission denied reading process %d: run as root, or give the tool CAP_SYS_PTRACE, "
+                + "or set %s to 0").formatted(pid, PTRACE_SCOPE);
+        return scope.map(s -> base + (s.equals("3")
+                        ? " (it is 3, which only a reboot can lower)"
+                        : " (it is " + s + ")"))
+                .orElse(base);
+    }
+
+    static Optional<String> currentScope(Path file) {
+        try {
+            return Optional.of(Files.readString(file).strip()).filter(s -> !s.isEmpty());
+        } catch (IOException | SecurityException e) {
+            // Yama absent or unreadable: the advice is still right, just without the current value.
+            return Optional.empty();
+        }
+    }
+}

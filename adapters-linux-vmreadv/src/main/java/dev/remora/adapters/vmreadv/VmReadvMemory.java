@@ -1,0 +1,102 @@
+package dev.remora.adapters.vmreadv;
+
+import dev.remora.ports.MemoryAccessException;
+import dev.remora.ports.RangeOutcome;
+import dev.remora.ports.ReadRange;
+import dev.remora.ports.RemoteMemory;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A live Linux process's memory, read with {@code process_vm_readv(2)}: no ptrace stop, no file
+ * descriptor, and a whole batch of ranges per system call.
+ *
+ * <p>Thread-safety: safe to share, but calls are serialised by a lock because the native buffers are
+ * reused between calls (allocating them per read would dominate small reads). Use one instance per
+ * thread when reads must run in parallel.
+ */
+public final class VmReadvMemory implements RemoteMemory {
+
+    /** Bytes moved per system call at most; larger reads are split so the reused buffer stays small. */
+    static final int DEFAULT_MAX_BYTES_PER_CALL = 1 << 20;
+
+    private final int pid;
+    private final NativeReader reader;
+    private final ReadvLoop loop;
+    private final ReentrantLock lock = new ReentrantLock();
+    private boolean closed;
+
+    VmReadvMemory(int pid, NativeReader reader, int maxBytesPerCall) {
+        if (pid <= 0) {
+            throw new IllegalArgumentException("pid must be positive, got " + pid);
+        }
+        this.pid = pid;
+        this.reader = Objects.requireNonNull(reader, "reader");
+        this.loop = new ReadvLoop(reader, pid, maxBytesPerCall);
+    }
+
+    /**
+     * Reads the memory of process {@code pid}. Does not check that the process exists; reads of a
+     * missing process fail with {@link MemoryAccessException.ProcessGone}.
+     *
+     * @throws UnsupportedOperationException when {@code process_vm_readv} cannot be called here
+     */
+    public static VmReadvMemory open(int pid) {
+        return new VmReadvMemory(pid, FfmNativeReader.create(), DEFAULT_MAX_BYTES_PER_CALL);
+    }
+
+    /** Whether {@link #open} can work on this platform (64-bit Linux with {@code process_vm_readv}). */
+    public static boolean isSupported() {
+        return FfmNativeReader.isSupported();
+    }
+
+    public int pid() {
+        return pid;
+    }
+
+    @Override
+    public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
+        Objects.checkFromIndexSize(offset, length, dst.length);
+        if (length == 0) {
+            return;
+        }
+        RangeOutcome outcome = readBatch(List.of(new ReadRange(address, dst, offset, length))).getFirst();
+        switch (outcome) {
+            case RangeOutcome.Complete c -> { }
+            case RangeOutcome.Partial p -> throw p.cause();
+            case RangeOutcome.Failed f -> throw f.cause();
+        }
+    }
+
+    @Override
+    public List<RangeOutcome> readBatch(List<ReadRange> ranges) {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("memory of process " + pid + " is closed");
+            }
+            return loop.run(ranges);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public String backendName() {
+        return "vmreadv";
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                reader.close();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+}

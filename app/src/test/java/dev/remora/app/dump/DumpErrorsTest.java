@@ -1,0 +1,82 @@
+package dev.remora.app.dump;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Bad input gets one line on stderr and a non-zero exit, never a stack trace. */
+class DumpErrorsTest {
+
+    @Test
+    void aPidWithNoProcess() {
+        RemoraCli run = RemoraCli.run("dump", Integer.MAX_VALUE - 7);
+        assertOneLineError(run, 1, "remora: no process with pid " + (Integer.MAX_VALUE - 7));
+    }
+
+    @Test
+    void aProcessThatIsNotPython() throws Exception {
+        Process sleep = new ProcessBuilder("sleep", "60").start();
+        try {
+            RemoraCli run = RemoraCli.run("dump", sleep.pid());
+            assertOneLineError(run, 1, "remora: process %d is not a CPython process".formatted(sleep.pid()));
+        } finally {
+            sleep.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void anUnsupportedPythonIsNamed() throws Exception {
+        Path old = olderPython();
+        Process python = new ProcessBuilder(old.toString(), "-c", "import sys, time; print(flush=True); time.sleep(60)").start();
+        try {
+            python.getInputStream().read();
+            RemoraCli run = RemoraCli.run("dump", "--backend", "procmem", python.pid());
+            assertOneLineError(run, 1, "remora: process %d runs CPython 3.1".formatted(python.pid()));
+            assertThat(run.err()).contains("not supported (supported: 3.13, 3.14, 3.15)");
+        } finally {
+            python.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aPidThatIsNotANumber() {
+        RemoraCli run = RemoraCli.run("dump", "abc");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("remora: Invalid value for positional parameter at index 0 (PID): 'abc'");
+        assertNoStackTrace(run);
+    }
+
+    @Test
+    void anUnknownBackend() {
+        RemoraCli run = RemoraCli.run("dump", "--backend", "ptrace", "1");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--backend").contains("ptrace");
+        assertNoStackTrace(run);
+    }
+
+    private static void assertOneLineError(RemoraCli run, int code, String start) {
+        assertThat(run.exitCode()).isEqualTo(code);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).startsWith(start).hasLineCount(1);
+    }
+
+    private static void assertNoStackTrace(RemoraCli run) {
+        assertThat(run.err()).doesNotContain("\tat ").doesNotContain("Exception");
+    }
+
+    /** A CPython older than 3.13 from pyenv, which this machine image ships. */
+    private static Path olderPython() throws IOException {
+        Path versions = Path.of(System.getenv().getOrDefault("PYENV_ROOT", "/root/.pyenv"), "versions");
+        try (Stream<Path> all = Files.list(versions)) {
+            return all.filter(p -> p.getFileName().toString().matches("3\\.(9|1[0-2])\\..*"))
+                    .map(p -> p.resolve("bin/python3")).filter(Files::isExecutable).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no CPython 3.9-3.12 under " + versions));
+        }
+    }
+}
