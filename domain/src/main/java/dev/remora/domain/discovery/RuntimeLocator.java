@@ -4,6 +4,7 @@ import dev.remora.domain.Failures;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DebugOffsetsDecoder;
+import dev.remora.domain.offsets.DebugOffsetsLayout;
 import dev.remora.ports.FileBytes;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.MemoryMapping;
@@ -17,6 +18,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Finds {@code _PyRuntime} in a target: the {@code .PyRuntime} section of each mapped file whose name
@@ -30,6 +33,7 @@ public final class RuntimeLocator {
     public record LocatedRuntime(long address, String file, DebugOffsets offsets) {}
 
     private static final String SECTION = ".PyRuntime";
+    private static final Pattern VERSIONED_NAME = Pattern.compile("python(\\d+)\\.(\\d+)");
     private static final int SCAN_CHUNK = 1 << 20;
     private static final long MAX_SCAN = 256L << 20;
 
@@ -49,10 +53,29 @@ public final class RuntimeLocator {
             throw Failures.from(e);
         }
         List<Candidate> candidates = new ArrayList<>();
-        for (String path : pythonFiles(mappings)) {
+        Set<String> files = pythonFiles(mappings);
+        for (String path : files) {
             candidates.addAll(candidatesIn(path, mappings));
         }
+        if (candidates.isEmpty()) {
+            throw noRuntime(files);
+        }
         return choose(candidates);
+    }
+
+    /** Names an older CPython by its file name when it has no debug offsets to read a version from. */
+    private InspectionException noRuntime(Set<String> files) {
+        for (String f : files) {
+            Matcher m = VERSIONED_NAME.matcher(basename(f));
+            if (m.find() && Integer.parseInt(m.group(1)) == 3 && Integer.parseInt(m.group(2)) < 13) {
+                return new InspectionException.UnsupportedVersion(
+                        "process %d runs CPython %s.%s (%s), which is not supported (supported: %s)".formatted(
+                                image.pid(), m.group(1), m.group(2), f, DebugOffsetsLayout.supportedVersions()));
+            }
+        }
+        return new InspectionException.NotPython(
+                "process %d is not a CPython process: no mapped python binary or libpython has a %s section with debug offsets"
+                        .formatted(image.pid(), SECTION));
     }
 
     private record Candidate(long address, String file, byte[] raw) {}
@@ -158,11 +181,7 @@ public final class RuntimeLocator {
         if (uninitialised != null) {
             return uninitialised;
         }
-        if (firstFailure != null) {
-            throw firstFailure;
-        }
-        throw new InspectionException.NotPython("process %d is not a CPython process: no mapped python binary or libpython has a %s section"
-                .formatted(image.pid(), SECTION));
+        throw firstFailure;
     }
 
     private long interpretersHead(LocatedRuntime r) throws InspectionException {
