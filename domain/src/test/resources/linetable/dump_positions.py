@@ -22,6 +22,7 @@ Output goes to stdout, big-endian:
           4 x i32 (line, end_line, column, end_column)
     b"E"  end: u32 files compiled, u32 files skipped, u32 code objects
 """
+import itertools
 import os
 import struct
 import sys
@@ -37,43 +38,28 @@ def text(value, width):
     return struct.pack(">" + width, len(data)) + data
 
 
-def runs(positions):
-    """Yields (repeat, position) for runs of equal consecutive positions."""
-    current, repeat = None, 0
-    for position in positions:
-        if repeat and position == current:
-            repeat += 1
-            continue
-        if repeat:
-            yield repeat, current
-        current, repeat = position, 1
-    if repeat:
-        yield repeat, current
-
-
 def encode_run(repeat, position):
-    mask = 0
-    values = []
-    for bit, value in enumerate(position):
-        if value is None:
-            mask |= 1 << bit
-            values.append(0)
-        else:
-            values.append(value)
-    return RUN.pack(repeat, mask, *values)
+    line, end_line, column, end_column = position
+    mask = ((line is None) | (end_line is None) << 1
+            | (column is None) << 2 | (end_column is None) << 3)
+    return RUN.pack(repeat, mask, line or 0, end_line or 0, column or 0, end_column or 0)
 
 
 def encode_code(code):
-    positions = list(code.co_positions())
-    encoded = [encode_run(r, p) for r, p in runs(positions)]
+    runs = []
+    instructions = 0
+    for position, group in itertools.groupby(code.co_positions()):
+        repeat = sum(1 for _ in group)
+        runs.append(encode_run(repeat, position))
+        instructions += repeat
     return b"".join([
         b"C",
         struct.pack(">i", code.co_firstlineno),
         text(code.co_qualname, "H"),
         struct.pack(">I", len(code.co_linetable)),
         code.co_linetable,
-        struct.pack(">II", len(positions), len(encoded)),
-    ] + encoded)
+        struct.pack(">II", instructions, len(runs)),
+    ] + runs)
 
 
 def code_objects(root):

@@ -18,6 +18,9 @@ import dev.remora.ports.ProcessImage;
 import dev.remora.ports.RemoteMemory;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +46,8 @@ public final class PythonProcess {
     private final ThreadStatusReader statusReader;
     private final Map<Long, CodeObjects> codesByInterpreter = new HashMap<>();
     private final Map<Long, FrameCache> frameCaches = new HashMap<>();
+    /** Thread states met in the current snapshot; caches of the others are dropped after it. */
+    private final Set<Long> threadsSeen = new HashSet<>();
     private final byte[] interpreter;
     private final byte[] tstate;
 
@@ -92,6 +97,7 @@ public final class PythonProcess {
     }
 
     private ProcessStacks takeSnapshot(SnapshotOptions options) throws MemoryAccessException, InspectionException {
+        threadsSeen.clear();
         long head = reader.readLong(runtime.address() + offsets.runtime().interpretersHead());
         if (head == 0) {
             throw new InspectionException.Unreadable("process %d has no Python interpreter (not started yet, or shutting down)"
@@ -107,6 +113,9 @@ public final class PythonProcess {
             }
             interp = next;
         }
+        // The target lists interpreters newest first; people expect the main one (id 0) first.
+        interpreters.sort(Comparator.comparingLong(InterpreterStacks::interpreterId));
+        frameCaches.keySet().retainAll(threadsSeen);
         return new ProcessStacks(image.pid(), offsets.version(), memory.backendName(), interpreters);
     }
 
@@ -152,6 +161,7 @@ public final class PythonProcess {
         long nativeId = Bytes.getLong(tstate, offsets.thread().nativeThreadId());
         var status = statusReader.read(address, tstate, gilHolder, main);
         List<FrameInfo> frames = new ArrayList<>();
+        threadsSeen.add(address);
         FrameCache cache = frameCaches.computeIfAbsent(address, a -> new FrameCache());
         Optional<String> problem = walker.walk(Bytes.getLong(tstate, offsets.thread().currentFrame()), cache, frames);
         return new ThreadStack(nativeId, status, frames, problem);
