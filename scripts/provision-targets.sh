@@ -9,6 +9,9 @@ CACHE=${REMORA_CACHE:-/var/cache/remora}
 ROOT=$CACHE/sid-root
 TARGETS_FILE=${REMORA_TARGETS_FILE:-$CACHE/targets.tsv}
 VERSIONS=(3.13 3.14 3.15)
+# The shared libpythons let tests load a second, never-initialised runtime into a static interpreter.
+PACKAGES=$(for v in "${VERSIONS[@]}"; do printf 'python%s,libpython%s,' "$v" "$v"; done)
+PACKAGES=${PACKAGES%,}
 MIRROR=${REMORA_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 log() { printf 'provision: %s\n' "$*" >&2; }
@@ -25,15 +28,18 @@ apt_install() {
 command -v debootstrap >/dev/null || apt_install debootstrap
 
 mkdir -p "$CACHE"
-if [ ! -f "$ROOT/.remora-ready" ]; then
-    log "building Debian sid root in $ROOT (python${VERSIONS[*]})"
+# The marker records what the root was built with; a different package list rebuilds it.
+if [ "$(cat "$ROOT/.remora-ready" 2>/dev/null)" != "$PACKAGES" ]; then
+    log "building Debian sid root in $ROOT ($PACKAGES)"
+    for stale in "$ROOT" "$ROOT.tmp"; do
+        if mountpoint -q "$stale/proc"; then umount "$stale/proc"; fi
+    done
     rm -rf "$ROOT.tmp"
-    includes=$(printf 'python%s,' "${VERSIONS[@]}")
-    debootstrap --variant=minbase --include="${includes%,}" sid "$ROOT.tmp" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 \
+    debootstrap --variant=minbase --include="$PACKAGES" sid "$ROOT.tmp" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 \
         || { tail -20 "$CACHE/debootstrap.log" >&2; die "debootstrap failed (log: $CACHE/debootstrap.log)"; }
     rm -rf "$ROOT"
     mv "$ROOT.tmp" "$ROOT"
-    touch "$ROOT/.remora-ready"
+    printf '%s' "$PACKAGES" >"$ROOT/.remora-ready"
 fi
 
 mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc" || die "cannot mount proc in $ROOT"
