@@ -15,7 +15,7 @@ public final class ObjectReader {
 
     /** Longer names or tables than this are treated as garbage, not read. */
     public static final int MAX_STRING_CHARS = 1 << 20;
-    public static final int MAX_BYTES = 64 << 20;
+    public static final int MAX_BYTES = 16 << 20;
 
     // PyASCIIObject.state bit-fields of GIL builds: interned:2, kind:3, compact:1, ascii:1.
     private static final int KIND_SHIFT = 2;

@@ -64,7 +64,12 @@ public final class PythonProcess {
     }
 
     public static PythonProcess attach(ProcessImage image, RemoteMemory memory) throws InspectionException {
-        return new PythonProcess(image, memory, new RuntimeLocator(image, memory).locate());
+        return at(image, memory, new RuntimeLocator(image, memory).locate());
+    }
+
+    /** A process whose runtime is already known (a core's, or a test's). */
+    static PythonProcess at(ProcessImage image, RemoteMemory memory, LocatedRuntime runtime) {
+        return new PythonProcess(image, memory, runtime);
     }
 
     public PythonVersion version() {
@@ -109,7 +114,7 @@ public final class PythonProcess {
             interpreters.add(interpreter(interp, options));
             long next = Bytes.getLong(interpreter, offsets.interpreter().next());
             if (next != 0 && !guard.step(next)) {
-                throw new InspectionException.CorruptTarget("the interpreter list of process %d loops".formatted(image.pid()));
+                throw corruptList("interpreter", guard);
             }
             interp = next;
         }
@@ -149,11 +154,16 @@ public final class PythonProcess {
             threads.add(t);
             long next = reader.readLong(t + offsets.thread().next());
             if (next != 0 && !guard.step(next)) {
-                throw new InspectionException.CorruptTarget("the thread list of process %d loops".formatted(image.pid()));
+                throw corruptList("thread", guard);
             }
             t = next;
         }
         return threads;
+    }
+
+    private InspectionException corruptList(String what, ChainGuard guard) {
+        return new InspectionException.CorruptTarget("the %s list of process %d %s".formatted(what, image.pid(),
+                guard.tooLong() ? "is longer than any real one: memory is inconsistent" : "loops"));
     }
 
     private ThreadStack thread(long address, boolean main, long gilHolder, FrameWalker walker) throws MemoryAccessException {

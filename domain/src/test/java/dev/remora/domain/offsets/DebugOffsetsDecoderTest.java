@@ -4,6 +4,7 @@ import dev.remora.domain.InspectionException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import dev.remora.domain.testing.DebianRuntimeSections;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,6 +1,7 @@
-package dev.remora.domain.offsets;
+package dev.remora.domain.testing;
 
 import dev.remora.domain.discovery.ElfSections;
+import dev.remora.domain.offsets.DebugOffsetsDecoder;
 import dev.remora.ports.FileBytes;
 
 import java.io.IOException;
@@ -13,13 +14,13 @@ import java.nio.file.Path;
  * The statically initialised {@code _Py_DebugOffsets} of the provisioned Debian interpreters, read
  * straight from their {@code .PyRuntime} section on disk.
  */
-final class DebianRuntimeSections {
+public final class DebianRuntimeSections {
 
     static final Path ROOT = Path.of(System.getenv().getOrDefault("REMORA_SID_ROOT", "/var/cache/remora/sid-root"));
 
     private DebianRuntimeSections() {}
 
-    static byte[] debugOffsets(String minor) {
+    public static byte[] debugOffsets(String minor) {
         Path exe = ROOT.resolve("usr/bin/python" + minor);
         if (!Files.isRegularFile(exe)) {
             throw new IllegalStateException(exe + " is missing: run scripts/provision-targets.sh");
