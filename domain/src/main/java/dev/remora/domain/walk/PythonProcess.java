@@ -49,6 +49,9 @@ public final class PythonProcess {
     /** Thread states met in the current snapshot; caches of the others are dropped after it. */
     private final Set<Long> threadsSeen = new HashSet<>();
     private final byte[] interpreter;
+    private long snapshots;
+    private long retiredFrameHits;
+    private long retiredFrameMisses;
     private final byte[] tstate;
 
     private PythonProcess(ProcessImage image, RemoteMemory memory, LocatedRuntime runtime) {
@@ -85,7 +88,21 @@ public final class PythonProcess {
         return runtime.file();
     }
 
+    public WalkStats stats() {
+        long codeHits = 0, codeMisses = 0, frameHits = retiredFrameHits, frameMisses = retiredFrameMisses;
+        for (CodeObjects c : codesByInterpreter.values()) {
+            codeHits += c.hits();
+            codeMisses += c.misses();
+        }
+        for (FrameCache f : frameCaches.values()) {
+            frameHits += f.hits();
+            frameMisses += f.misses();
+        }
+        return new WalkStats(snapshots, codeHits, codeMisses, frameHits, frameMisses, reader.remoteReads());
+    }
+
     public ProcessStacks snapshot(SnapshotOptions options) throws InspectionException {
+        snapshots++;
         ProcessStacks result = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             reader.reset();
@@ -120,7 +137,7 @@ public final class PythonProcess {
         }
         // The target lists interpreters newest first; people expect the main one (id 0) first.
         interpreters.sort(Comparator.comparingLong(InterpreterStacks::interpreterId));
-        frameCaches.keySet().retainAll(threadsSeen);
+        retireFrameCachesOfGoneThreads();
         return new ProcessStacks(image.pid(), offsets.version(), memory.backendName(), interpreters);
     }
 
@@ -159,6 +176,18 @@ public final class PythonProcess {
             t = next;
         }
         return threads;
+    }
+
+    private void retireFrameCachesOfGoneThreads() {
+        var entries = frameCaches.entrySet().iterator();
+        while (entries.hasNext()) {
+            var entry = entries.next();
+            if (!threadsSeen.contains(entry.getKey())) {
+                retiredFrameHits += entry.getValue().hits();
+                retiredFrameMisses += entry.getValue().misses();
+                entries.remove();
+            }
+        }
     }
 
     private InspectionException corruptList(String what, ChainGuard guard) {
