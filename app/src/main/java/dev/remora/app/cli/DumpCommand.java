@@ -30,6 +30,12 @@ public final class DumpCommand implements Callable<Integer> {
     @Option(names = {"-a", "--all-threads"}, description = "Dump every thread, not only the main thread.")
     boolean allThreads;
 
+    @Option(names = "--native", description = "Show calls through C code between Python frames as <native> frames.")
+    boolean nativeFrames;
+
+    @Option(names = "--no-gc", description = "Do not show a <GC> frame where a garbage collection is running (3.15+).")
+    boolean noGc;
+
     @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format (default: text).")
     Format format;
 
@@ -37,7 +43,7 @@ public final class DumpCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         try (TargetOptions.Ports ports = target.open()) {
             PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
-            var stacks = process.snapshot(new SnapshotOptions(allThreads));
+            var stacks = process.snapshot(new SnapshotOptions(allThreads, nativeFrames, !noGc));
             DumpWriter writer = switch (format) {
                 case text -> new TextDumpWriter(new SourceLines(ports.image()));
                 case json -> new JsonDumpWriter();

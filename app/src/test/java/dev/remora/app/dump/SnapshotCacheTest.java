@@ -30,9 +30,9 @@ class SnapshotCacheTest {
         try (ParkedTarget target = ParkedThreads.start(python);
              VmReadvMemory memory = VmReadvMemory.open((int) target.pid())) {
             PythonProcess process = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), memory);
-            ProcessStacks first = process.snapshot(new SnapshotOptions(true));
+            ProcessStacks first = process.snapshot(SnapshotOptions.threads(true));
             WalkStats afterFirst = process.stats();
-            ProcessStacks second = process.snapshot(new SnapshotOptions(true));
+            ProcessStacks second = process.snapshot(SnapshotOptions.threads(true));
             WalkStats afterSecond = process.stats();
 
             assertThat(second.interpreters()).isEqualTo(first.interpreters());

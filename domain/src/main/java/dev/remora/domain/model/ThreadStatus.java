@@ -16,6 +16,24 @@ public enum ThreadStatus {
         this.label = label;
     }
 
+    public int bit() {
+        return 1 << ordinal();
+    }
+
+    public boolean in(int bits) {
+        return (bits & bit()) != 0;
+    }
+
+    public static java.util.Set<ThreadStatus> fromBits(int bits) {
+        java.util.EnumSet<ThreadStatus> set = java.util.EnumSet.noneOf(ThreadStatus.class);
+        for (ThreadStatus s : values()) {
+            if (s.in(bits)) {
+                set.add(s);
+            }
+        }
+        return set;
+    }
+
     /** Stable name used in machine-readable output. */
     public String label() {
         return label;

@@ -17,9 +17,12 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
      * @param readLength how many leading bytes of the interpreter state cover every field used
      *     (the whole struct is hundreds of KiB)
      */
+    /**
+     * @param gcFrame where the pointer to the frame that started the running collection sits (3.15+)
+     */
     public record Interpreter(long size, long id, long next, long threadsHead, OptionalLong threadsMain,
                               long gilLocked, long gilHolder, OptionalLong codeObjectGeneration,
-                              int readLength) {}
+                              OptionalLong gcFrame, int readLength) {}
 
     public record Thread(long size, long next, long currentFrame, long nativeThreadId, long datastackChunk,
                          OptionalLong holdsGil, OptionalLong gilRequested, OptionalLong currentException,

@@ -70,10 +70,23 @@ public final class DebugOffsetsDecoder {
         long gilLocked = f.field("interpreter_state.gil_runtime_state_locked", size, 4);
         long gilHolder = f.field("interpreter_state.gil_runtime_state_holder", size, 8);
         OptionalLong generation = f.optionalField("interpreter_state.code_object_generation", size, 8);
+        OptionalLong gcFrame = gcFrame(f, size);
         long end = LongStream.of(id, next, threadsHead, threadsMain.orElse(0), gilLocked, gilHolder,
-                generation.orElse(0)).max().orElseThrow() + 8;
+                generation.orElse(0), gcFrame.orElse(0)).max().orElseThrow() + 8;
         return new DebugOffsets.Interpreter(size, id, next, threadsHead, threadsMain, gilLocked, gilHolder,
-                generation, (int) Math.min(end, size));
+                generation, gcFrame, (int) Math.min(end, size));
+    }
+
+    /** {@code interp->gc.frame}, as one offset into the interpreter state. */
+    private static OptionalLong gcFrame(StructFields f, long interpreterSize) throws CorruptTarget {
+        long gcSize = f.size("gc", interpreterSize);
+        OptionalLong inGc = f.optionalField("gc.frame", gcSize, 8);
+        if (inGc.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        // The whole gc struct must lie inside the interpreter state.
+        long gc = f.field("interpreter_state.gc", interpreterSize - gcSize + 1, 1);
+        return OptionalLong.of(gc + inGc.getAsLong());
     }
 
     private static DebugOffsets.Thread thread(StructFields f) throws CorruptTarget {

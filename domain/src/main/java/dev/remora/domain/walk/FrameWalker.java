@@ -3,17 +3,18 @@ package dev.remora.domain.walk;
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.PagedReader;
 import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.PseudoFrames;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.VersionLayout;
 import dev.remora.ports.MemoryAccessException;
 
-import java.util.List;
 import java.util.Optional;
 
 /**
  * Walks one thread's chain of {@code _PyInterpreterFrame}s from its current frame outwards. Entry and
- * C-stack frames carry no Python code: they are skipped and the walk goes on through them.
+ * C-stack frames carry no Python code: they are skipped (or shown as {@code <native>}) and the walk
+ * goes on through them.
  */
 final class FrameWalker {
 
@@ -23,25 +24,26 @@ final class FrameWalker {
     private final PagedReader reader;
     private final DebugOffsets.Frame offsets;
     private final VersionLayout layout;
-    private final CodeObjects codes;
     private final byte[] frame;
 
-    FrameWalker(PagedReader reader, DebugOffsets offsets, CodeObjects codes) {
+    FrameWalker(PagedReader reader, DebugOffsets offsets) {
         this.reader = reader;
         this.offsets = offsets.frame();
         this.layout = offsets.layout();
-        this.codes = codes;
         this.frame = new byte[(int) this.offsets.size()];
     }
 
     /**
-     * Appends the thread's frames, innermost first, to {@code out}.
+     * Sends the thread's frames, innermost first, to {@code visitor}.
      *
+     * @param gcFrame the frame that started a running garbage collection, or 0
      * @return why the walk stopped early, if it did
      */
-    Optional<String> walk(long first, FrameCache cache, List<FrameInfo> out) throws MemoryAccessException {
+    Optional<String> walk(long first, CodeObjects codes, FrameCache cache, SnapshotOptions options, long gcFrame,
+                          StackVisitor visitor) throws MemoryAccessException {
         ChainGuard guard = new ChainGuard(MAX_DEPTH, first);
         long address = first;
+        int emitted = 0;
         try {
             while (address != 0) {
                 reader.read(address, frame, 0, frame.length);
@@ -50,11 +52,21 @@ final class FrameWalker {
                     return Optional.of("frame at 0x%x has an invalid owner %d".formatted(address, owner));
                 }
                 long executable = layout.untagExecutable(Bytes.getLong(frame, offsets.executable()));
-                if (!layout.isEntryFrameOwner(owner) && executable != 0) {
-                    long instrPtr = Bytes.getLong(frame, offsets.instrPtr());
-                    out.add(resolve(cache, address, executable, instrPtr));
-                }
                 long previous = Bytes.getLong(frame, offsets.previous());
+                if (layout.isEntryFrameOwner(owner)) {
+                    // C code called back into Python here; mark it only between two Python frames.
+                    if (options.nativeFrames() && emitted > 0 && previous != 0 && previous != gcFrame) {
+                        visitor.frame(PseudoFrames.NATIVE);
+                        emitted++;
+                    }
+                } else if (executable != 0) {
+                    if (options.gcFrames() && address == gcFrame) {
+                        visitor.frame(PseudoFrames.GC);
+                    }
+                    long instrPtr = Bytes.getLong(frame, offsets.instrPtr());
+                    visitor.frame(resolve(codes, cache, address, executable, instrPtr));
+                    emitted++;
+                }
                 if (previous != 0 && !guard.step(previous)) {
                     return Optional.of(guard.tooLong()
                             ? "stack deeper than %d frames".formatted(MAX_DEPTH)
@@ -67,13 +79,13 @@ final class FrameWalker {
             return Optional.of(e.getMessage());
         } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
             // The target moved on under the walk, or the chain is garbage: report, don't fail the snapshot.
-            return Optional.of("stack unreadable at 0x%x after %d frames: %s".formatted(address, out.size(), e.getMessage()));
+            return Optional.of("stack unreadable at 0x%x after %d frames: %s".formatted(address, emitted, e.getMessage()));
         } finally {
             cache.finishWalk();
         }
     }
 
-    private FrameInfo resolve(FrameCache cache, long address, long executable, long instrPtr)
+    private static FrameInfo resolve(CodeObjects codes, FrameCache cache, long address, long executable, long instrPtr)
             throws MemoryAccessException, MalformedObjectException {
         FrameInfo known = cache.lookup(address, executable, instrPtr);
         if (known == null) {

@@ -6,10 +6,7 @@ import dev.remora.domain.discovery.RuntimeLocator;
 import dev.remora.domain.discovery.RuntimeLocator.LocatedRuntime;
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.PagedReader;
-import dev.remora.domain.model.FrameInfo;
-import dev.remora.domain.model.InterpreterStacks;
 import dev.remora.domain.model.ProcessStacks;
-import dev.remora.domain.model.ThreadStack;
 import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.PythonVersion;
@@ -18,17 +15,16 @@ import dev.remora.ports.ProcessImage;
 import dev.remora.ports.RemoteMemory;
 
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * An attached CPython process: finds its runtime once, then takes stack snapshots on demand, keeping
- * code-object and frame caches between snapshots. Not thread-safe: one sampler owns it.
+ * An attached CPython process: finds its runtime once, then walks its interpreters, threads and frames
+ * on demand, keeping code-object and frame caches between walks. Not thread-safe: one sampler owns it.
  */
 public final class PythonProcess {
 
@@ -44,15 +40,16 @@ public final class PythonProcess {
     private final PagedReader reader;
     private final ObjectReader objects;
     private final ThreadStatusReader statusReader;
+    private final FrameWalker walker;
     private final Map<Long, CodeObjects> codesByInterpreter = new HashMap<>();
     private final Map<Long, FrameCache> frameCaches = new HashMap<>();
-    /** Thread states met in the current snapshot; caches of the others are dropped after it. */
+    /** Thread states met in the current walk; caches of the others are dropped after it. */
     private final Set<Long> threadsSeen = new HashSet<>();
     private final byte[] interpreter;
-    private long snapshots;
+    private final byte[] tstate;
+    private long walks;
     private long retiredFrameHits;
     private long retiredFrameMisses;
-    private final byte[] tstate;
 
     private PythonProcess(ProcessImage image, RemoteMemory memory, LocatedRuntime runtime) {
         this.image = image;
@@ -62,6 +59,7 @@ public final class PythonProcess {
         this.reader = new PagedReader(memory);
         this.objects = new ObjectReader(reader, offsets);
         this.statusReader = new ThreadStatusReader(offsets, image);
+        this.walker = new FrameWalker(reader, offsets);
         this.interpreter = new byte[offsets.interpreter().readLength()];
         this.tstate = new byte[(int) offsets.thread().size()];
     }
@@ -83,6 +81,10 @@ public final class PythonProcess {
         return image.pid();
     }
 
+    public String backendName() {
+        return memory.backendName();
+    }
+
     /** Where {@code _PyRuntime} was found, for diagnostics. */
     public String runtimeFile() {
         return runtime.file();
@@ -98,54 +100,60 @@ public final class PythonProcess {
             frameHits += f.hits();
             frameMisses += f.misses();
         }
-        return new WalkStats(snapshots, codeHits, codeMisses, frameHits, frameMisses, reader.remoteReads());
+        return new WalkStats(walks, codeHits, codeMisses, frameHits, frameMisses, reader.remoteReads());
     }
 
+    /** A consistent snapshot: walks again (a few times) when the running target changed under a walk. */
     public ProcessStacks snapshot(SnapshotOptions options) throws InspectionException {
-        snapshots++;
-        ProcessStacks result = null;
+        SnapshotCollector collector = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            reader.reset();
-            try {
-                result = takeSnapshot(options);
-            } catch (MemoryAccessException e) {
-                throw Failures.from(e, image.pid());
-            }
-            if (result.interpreters().stream().flatMap(i -> i.threads().stream()).allMatch(t -> t.problem().isEmpty())) {
+            collector = new SnapshotCollector();
+            walk(options, collector);
+            if (!collector.incomplete()) {
                 break;
             }
         }
-        return result;
+        return new ProcessStacks(image.pid(), offsets.version(), memory.backendName(), collector.interpreters());
     }
 
-    private ProcessStacks takeSnapshot(SnapshotOptions options) throws MemoryAccessException, InspectionException {
+    /** One pass over the threads, reported to {@code visitor} as it goes; the sampler's entry point. */
+    public void sample(SnapshotOptions options, StackVisitor visitor) throws InspectionException {
+        walk(options, visitor);
+    }
+
+    private void walk(SnapshotOptions options, StackVisitor visitor) throws InspectionException {
+        walks++;
+        reader.reset();
         threadsSeen.clear();
-        long head = reader.readLong(runtime.address() + offsets.runtime().interpretersHead());
-        if (head == 0) {
-            throw new InspectionException.Unreadable("process %d has no Python interpreter (not started yet, or shutting down)"
-                    .formatted(image.pid()));
-        }
-        List<InterpreterStacks> interpreters = new ArrayList<>();
-        ChainGuard guard = new ChainGuard(MAX_INTERPRETERS, head);
-        for (long interp = head; interp != 0; ) {
-            interpreters.add(interpreter(interp, options));
-            long next = Bytes.getLong(interpreter, offsets.interpreter().next());
-            if (next != 0 && !guard.step(next)) {
-                throw corruptList("interpreter", guard);
+        try {
+            long head = reader.readLong(runtime.address() + offsets.runtime().interpretersHead());
+            if (head == 0) {
+                throw new InspectionException.Unreadable(
+                        "process %d has no Python interpreter (not started yet, or shutting down)".formatted(image.pid()));
             }
-            interp = next;
+            ChainGuard guard = new ChainGuard(MAX_INTERPRETERS, head);
+            for (long interp = head; interp != 0; ) {
+                long next = interpreter(interp, options, visitor);
+                if (next != 0 && !guard.step(next)) {
+                    throw corruptList("interpreter", guard);
+                }
+                interp = next;
+            }
+        } catch (MemoryAccessException e) {
+            throw Failures.from(e, image.pid());
         }
-        // The target lists interpreters newest first; people expect the main one (id 0) first.
-        interpreters.sort(Comparator.comparingLong(InterpreterStacks::interpreterId));
         retireFrameCachesOfGoneThreads();
-        return new ProcessStacks(image.pid(), offsets.version(), memory.backendName(), interpreters);
     }
 
-    private InterpreterStacks interpreter(long address, SnapshotOptions options) throws MemoryAccessException, InspectionException {
+    /** Walks one interpreter's threads; returns the next interpreter's address. */
+    private long interpreter(long address, SnapshotOptions options, StackVisitor visitor)
+            throws MemoryAccessException, InspectionException {
         DebugOffsets.Interpreter io = offsets.interpreter();
         reader.read(address, interpreter, 0, interpreter.length);
         long id = Bytes.getLong(interpreter, io.id());
+        long next = Bytes.getLong(interpreter, io.next());
         long gilHolder = Bytes.getInt(interpreter, io.gilLocked()) != 0 ? Bytes.getLong(interpreter, io.gilHolder()) : 0;
+        long gcFrame = io.gcFrame().isPresent() ? Bytes.getLong(interpreter, io.gcFrame().getAsLong()) : 0;
         CodeObjects codes = codesByInterpreter.computeIfAbsent(address, a -> new CodeObjects(reader, objects, offsets));
         if (io.codeObjectGeneration().isPresent()) {
             codes.observeGeneration(Bytes.getLong(interpreter, io.codeObjectGeneration().getAsLong()));
@@ -154,14 +162,13 @@ public final class PythonProcess {
         // 3.14+ names the main thread; before that it is the oldest thread state, the last in the list.
         long main = io.threadsMain().isPresent() ? Bytes.getLong(interpreter, io.threadsMain().getAsLong())
                 : threads.isEmpty() ? 0 : threads.getLast();
-        FrameWalker walker = new FrameWalker(reader, offsets, codes);
-        List<ThreadStack> stacks = new ArrayList<>();
+        visitor.beginInterpreter(id);
         for (long t : threads) {
             if (options.allThreads() || t == main) {
-                stacks.add(thread(t, t == main, gilHolder, walker));
+                thread(id, t, t == main, gilHolder, gcFrame, codes, options, visitor);
             }
         }
-        return new InterpreterStacks(id, stacks);
+        return next;
     }
 
     private List<Long> threadStates(long head) throws MemoryAccessException, InspectionException {
@@ -176,6 +183,20 @@ public final class PythonProcess {
             t = next;
         }
         return threads;
+    }
+
+    private void thread(long interpreterId, long address, boolean main, long gilHolder, long gcFrame, CodeObjects codes,
+                        SnapshotOptions options, StackVisitor visitor) throws MemoryAccessException {
+        reader.read(address, tstate, 0, tstate.length);
+        long nativeId = Bytes.getLong(tstate, offsets.thread().nativeThreadId());
+        int status = statusReader.read(address, tstate, gilHolder, main);
+        if (!visitor.beginThread(interpreterId, nativeId, status)) {
+            return;
+        }
+        threadsSeen.add(address);
+        FrameCache cache = frameCaches.computeIfAbsent(address, a -> new FrameCache());
+        long first = Bytes.getLong(tstate, offsets.thread().currentFrame());
+        visitor.endThread(walker.walk(first, codes, cache, options, gcFrame, visitor));
     }
 
     private void retireFrameCachesOfGoneThreads() {
@@ -193,16 +214,5 @@ public final class PythonProcess {
     private InspectionException corruptList(String what, ChainGuard guard) {
         return new InspectionException.CorruptTarget("the %s list of process %d %s".formatted(what, image.pid(),
                 guard.tooLong() ? "is longer than any real one: memory is inconsistent" : "loops"));
-    }
-
-    private ThreadStack thread(long address, boolean main, long gilHolder, FrameWalker walker) throws MemoryAccessException {
-        reader.read(address, tstate, 0, tstate.length);
-        long nativeId = Bytes.getLong(tstate, offsets.thread().nativeThreadId());
-        var status = statusReader.read(address, tstate, gilHolder, main);
-        List<FrameInfo> frames = new ArrayList<>();
-        threadsSeen.add(address);
-        FrameCache cache = frameCaches.computeIfAbsent(address, a -> new FrameCache());
-        Optional<String> problem = walker.walk(Bytes.getLong(tstate, offsets.thread().currentFrame()), cache, frames);
-        return new ThreadStack(nativeId, status, frames, problem);
     }
 }

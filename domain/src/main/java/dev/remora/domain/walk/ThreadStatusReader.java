@@ -6,8 +6,6 @@ import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.ports.CpuState;
 import dev.remora.ports.ProcessImage;
 
-import java.util.EnumSet;
-import java.util.Set;
 
 /** Derives a thread's status from its thread state, its interpreter's GIL and the OS. */
 final class ThreadStatusReader {
@@ -21,32 +19,33 @@ final class ThreadStatusReader {
     }
 
     /**
+     * @return the status as {@link ThreadStatus} bits
      * @param tstate the thread state's bytes
      * @param gilHolder the interpreter's last GIL holder when the GIL is locked, else 0
      */
-    Set<ThreadStatus> read(long tstateAddress, byte[] tstate, long gilHolder, boolean main) {
-        Set<ThreadStatus> status = EnumSet.noneOf(ThreadStatus.class);
+    int read(long tstateAddress, byte[] tstate, long gilHolder, boolean main) {
+        int status = 0;
         // 3.15 exports holds_gil; before it, the holder of a locked GIL is the one.
         boolean hasGil = thread.holdsGil().isPresent()
                 ? Bytes.getInt(tstate, thread.holdsGil().getAsLong()) != 0
                 : gilHolder != 0 && gilHolder == tstateAddress;
         if (hasGil) {
-            status.add(ThreadStatus.HAS_GIL);
+            status |= ThreadStatus.HAS_GIL.bit();
         } else if (thread.gilRequested().isPresent() && Bytes.getInt(tstate, thread.gilRequested().getAsLong()) != 0) {
-            status.add(ThreadStatus.GIL_REQUESTED);
+            status |= ThreadStatus.GIL_REQUESTED.bit();
         }
         long nativeId = Bytes.getLong(tstate, thread.nativeThreadId());
         CpuState cpu = image.cpuState(nativeId);
         if (cpu == CpuState.RUNNING) {
-            status.add(ThreadStatus.ON_CPU);
+            status |= ThreadStatus.ON_CPU.bit();
         } else if (cpu == CpuState.UNKNOWN) {
-            status.add(ThreadStatus.UNKNOWN);
+            status |= ThreadStatus.UNKNOWN.bit();
         }
         if (nonZero(tstate, thread.currentException().orElse(-1)) || nonZero(tstate, thread.excStateValue().orElse(-1))) {
-            status.add(ThreadStatus.HAS_EXCEPTION);
+            status |= ThreadStatus.HAS_EXCEPTION.bit();
         }
         if (main) {
-            status.add(ThreadStatus.MAIN_THREAD);
+            status |= ThreadStatus.MAIN_THREAD.bit();
         }
         return status;
     }

@@ -37,7 +37,7 @@ class GarbageMemoryTest {
             PythonProcess process = PythonProcess.at(new NoImage(), SyntheticMemory.noise(seed),
                     new LocatedRuntime(RUNTIME, "synthetic", offsets));
             try {
-                ProcessStacks stacks = process.snapshot(new SnapshotOptions(true));
+                ProcessStacks stacks = process.snapshot(SnapshotOptions.threads(true));
                 stacks.interpreters().forEach(i -> i.threads().forEach(t ->
                         assertThat(t.problem()).as("garbage frames must be reported").isPresent()));
             } catch (InspectionException expected) {
@@ -53,7 +53,7 @@ class GarbageMemoryTest {
         DebugOffsets offsets = DebugOffsetsDecoder.decode(DebianRuntimeSections.debugOffsets(minor));
         PythonProcess process = PythonProcess.at(new NoImage(), SyntheticMemory.constant(RUNTIME + 0x1000),
                 new LocatedRuntime(RUNTIME, "synthetic", offsets));
-        assertThatThrownBy(() -> process.snapshot(new SnapshotOptions(true)))
+        assertThatThrownBy(() -> process.snapshot(SnapshotOptions.threads(true)))
                 .isInstanceOf(InspectionException.CorruptTarget.class).hasMessageContaining("loops");
     }
 

@@ -1,0 +1,63 @@
+package dev.remora.domain.walk;
+
+import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.InterpreterStacks;
+import dev.remora.domain.model.ThreadStack;
+import dev.remora.domain.model.ThreadStatus;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Collects one pass over the threads into immutable stacks, grouped by interpreter. */
+final class SnapshotCollector implements StackVisitor {
+
+    private final Map<Long, List<ThreadStack>> byInterpreter = new LinkedHashMap<>();
+    private List<FrameInfo> frames;
+    private long interpreterId;
+    private long threadId;
+    private int status;
+    private boolean incomplete;
+
+    @Override
+    public boolean beginThread(long interpreterId, long threadId, int status) {
+        this.interpreterId = interpreterId;
+        this.threadId = threadId;
+        this.status = status;
+        this.frames = new ArrayList<>();
+        return true;
+    }
+
+    @Override
+    public void frame(FrameInfo frame) {
+        frames.add(frame);
+    }
+
+    @Override
+    public void endThread(Optional<String> problem) {
+        incomplete |= problem.isPresent();
+        byInterpreter.computeIfAbsent(interpreterId, id -> new ArrayList<>())
+                .add(new ThreadStack(threadId, ThreadStatus.fromBits(status), frames, problem));
+    }
+
+    /** Records an interpreter even when none of its threads are visited. */
+    @Override
+    public void beginInterpreter(long id) {
+        byInterpreter.computeIfAbsent(id, i -> new ArrayList<>());
+    }
+
+    boolean incomplete() {
+        return incomplete;
+    }
+
+    /** The main interpreter (id 0) first; the target lists them newest first. */
+    List<InterpreterStacks> interpreters() {
+        return byInterpreter.entrySet().stream()
+                .map(e -> new InterpreterStacks(e.getKey(), e.getValue()))
+                .sorted(Comparator.comparingLong(InterpreterStacks::interpreterId))
+                .toList();
+    }
+}

@@ -1,0 +1,28 @@
+package dev.remora.domain.walk;
+
+import dev.remora.domain.model.FrameInfo;
+
+import java.util.Optional;
+
+/**
+ * Receives one pass over the target's threads as it happens, so a sampler can aggregate frames
+ * without building lists per sample. Frames of a thread come innermost first.
+ */
+public interface StackVisitor {
+
+    /** An interpreter's threads follow. */
+    default void beginInterpreter(long interpreterId) {}
+
+    /**
+     * A thread is next.
+     *
+     * @param status {@link dev.remora.domain.model.ThreadStatus} bits
+     * @return whether to walk its frames; when false, neither frames nor the end of the thread follow
+     */
+    boolean beginThread(long interpreterId, long threadId, int status);
+
+    void frame(FrameInfo frame);
+
+    /** @param problem why the walk stopped early, if it did */
+    void endThread(Optional<String> problem);
+}
