@@ -29,6 +29,8 @@ public final class Main {
         UserErrorHandler errors = new UserErrorHandler();
         cli.setExecutionExceptionHandler(errors);
         cli.setParameterExceptionHandler(errors);
+        // Everything after the script name belongs to the script.
+        cli.getSubcommands().get("run").setStopAtPositional(true);
         return cli.execute(args);
     }
 }

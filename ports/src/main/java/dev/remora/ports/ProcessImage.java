@@ -20,4 +20,9 @@ public interface ProcessImage {
     List<Long> threadIds() throws ProcessImageException;
 
     CpuState cpuState(long nativeThreadId);
+
+    /** The OS's name for a thread (CPython 3.14+ sets it from {@code Thread.name}), if the source knows it. */
+    default Optional<String> threadName(long nativeThreadId) {
+        return Optional.empty();
+    }
 }

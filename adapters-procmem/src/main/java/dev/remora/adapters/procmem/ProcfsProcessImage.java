@@ -107,6 +107,16 @@ public final class ProcfsProcessImage implements ProcessImage {
                 .orElse(CpuState.UNKNOWN);
     }
 
+    @Override
+    public Optional<String> threadName(long nativeThreadId) {
+        try {
+            String comm = Files.readString(Procfs.taskDir(pid).resolve(Long.toString(nativeThreadId)).resolve("comm"));
+            return Optional.of(comm.strip()).filter(name -> !name.isEmpty());
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     private ProcessImageException failure(IOException e) {
         if (e instanceof NoSuchFileException || !exists(pid)) {
             return noSuchProcess(pid);

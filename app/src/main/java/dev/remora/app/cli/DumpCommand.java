@@ -43,7 +43,7 @@ public final class DumpCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         try (TargetOptions.Ports ports = target.open()) {
             PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
-            var stacks = process.snapshot(new SnapshotOptions(allThreads, nativeFrames, !noGc));
+            var stacks = process.snapshot(new SnapshotOptions(allThreads, nativeFrames, !noGc, true));
             DumpWriter writer = switch (format) {
                 case text -> new TextDumpWriter(new SourceLines(ports.image()));
                 case json -> new JsonDumpWriter();

@@ -27,6 +27,11 @@ public final class TargetOptions {
         if (pid <= 0) {
             throw new UserError("not a process id: " + pid, UserErrorHandler.EXIT_USAGE);
         }
+        return open(backend, pid);
+    }
+
+    /** Installs the backend's module for {@code pid} and gets the ports it binds. */
+    static Ports open(Backend backend, int pid) throws InspectionException {
         Injector injector = Guice.createInjector(backend.moduleFor(pid));
         try {
             ProcessImage image = injector.getInstance(ProcessImage.class);

@@ -6,9 +6,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 /** Runs the remora command line in this JVM and keeps what it printed. */
-record RemoraCli(int exitCode, String out, String err) {
+public record RemoraCli(int exitCode, String out, String err) {
 
-    static RemoraCli run(Object... args) {
+    public static RemoraCli run(Object... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         String[] words = new String[args.length];

@@ -189,7 +189,7 @@ public final class PythonProcess {
                         SnapshotOptions options, StackVisitor visitor) throws MemoryAccessException {
         reader.read(address, tstate, 0, tstate.length);
         long nativeId = Bytes.getLong(tstate, offsets.thread().nativeThreadId());
-        int status = statusReader.read(address, tstate, gilHolder, main);
+        int status = statusReader.read(address, tstate, gilHolder, main, options.cpuState());
         if (!visitor.beginThread(interpreterId, nativeId, status)) {
             return;
         }

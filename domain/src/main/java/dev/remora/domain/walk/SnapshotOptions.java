@@ -7,10 +7,12 @@ package dev.remora.domain.walk;
  * @param nativeFrames mark calls into C between Python frames with a {@code <native>} frame
  * @param gcFrames mark the frame that started a garbage collection with a {@code <GC>} frame (where
  *     the target exports it)
+ * @param cpuState ask the OS whether each thread is on a CPU (a file read per thread: samplers that
+ *     do not need it leave it off, and the status says unknown)
  */
-public record SnapshotOptions(boolean allThreads, boolean nativeFrames, boolean gcFrames) {
+public record SnapshotOptions(boolean allThreads, boolean nativeFrames, boolean gcFrames, boolean cpuState) {
 
     public static SnapshotOptions threads(boolean allThreads) {
-        return new SnapshotOptions(allThreads, false, false);
+        return new SnapshotOptions(allThreads, false, false, true);
     }
 }

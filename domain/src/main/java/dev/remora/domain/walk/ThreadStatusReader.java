@@ -23,7 +23,7 @@ final class ThreadStatusReader {
      * @param tstate the thread state's bytes
      * @param gilHolder the interpreter's last GIL holder when the GIL is locked, else 0
      */
-    int read(long tstateAddress, byte[] tstate, long gilHolder, boolean main) {
+    int read(long tstateAddress, byte[] tstate, long gilHolder, boolean main, boolean cpuState) {
         int status = 0;
         // 3.15 exports holds_gil; before it, the holder of a locked GIL is the one.
         boolean hasGil = thread.holdsGil().isPresent()
@@ -35,7 +35,7 @@ final class ThreadStatusReader {
             status |= ThreadStatus.GIL_REQUESTED.bit();
         }
         long nativeId = Bytes.getLong(tstate, thread.nativeThreadId());
-        CpuState cpu = image.cpuState(nativeId);
+        CpuState cpu = cpuState ? image.cpuState(nativeId) : CpuState.UNKNOWN;
         if (cpu == CpuState.RUNNING) {
             status |= ThreadStatus.ON_CPU.bit();
         } else if (cpu == CpuState.UNKNOWN) {

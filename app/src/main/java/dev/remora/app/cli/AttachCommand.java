@@ -1,0 +1,43 @@
+package dev.remora.app.cli;
+
+import dev.remora.domain.walk.PythonProcess;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import dev.remora.ports.ProcessImageException;
+
+import java.util.concurrent.Callable;
+
+/** {@code remora attach}: profile a running process. */
+@Command(name = "attach", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Profile a running Python process until it exits, the duration is over, or Ctrl-C.")
+public final class AttachCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ProfileOptions profile = new ProfileOptions();
+
+    @Mixin
+    TargetOptions target = new TargetOptions();
+
+    @Override
+    public Integer call() throws Exception {
+        try (TargetOptions.Ports ports = target.open()) {
+            PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
+            return new ProfileSession(process, ports.image(), profile, spec.commandLine().getOut(), spec.commandLine().getErr())
+                    .run(() -> alive(ports));
+        }
+    }
+
+    private static boolean alive(TargetOptions.Ports ports) {
+        try {
+            return !ports.image().threadIds().isEmpty();
+        } catch (ProcessImageException e) {
+            return false;
+        }
+    }
+}

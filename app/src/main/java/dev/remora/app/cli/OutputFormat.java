@@ -1,0 +1,23 @@
+package dev.remora.app.cli;
+
+/** The profile formats, each with the file extension used when no output file is named. */
+public enum OutputFormat {
+    pstats("pstats"),
+    collapsed("txt"),
+    flamegraph("html"),
+    speedscope("speedscope.json"),
+    gecko("json"),
+    pprof("pb.gz"),
+    jsonl("jsonl");
+
+    private final String extension;
+
+    OutputFormat(String extension) {
+        this.extension = extension;
+    }
+
+    /** The file written when none is named, as CPython's profiler names it: {@code flamegraph_PID.html}. */
+    public String defaultFileName(int pid) {
+        return "%s_%d.%s".formatted(name(), pid, extension);
+    }
+}

@@ -1,0 +1,125 @@
+package dev.remora.app.cli;
+
+import dev.remora.app.output.profile.PstatsTable;
+import dev.remora.app.profiling.SamplingRate;
+import dev.remora.domain.profile.ProfileMode;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** The sampling and output options shared by {@code run} and {@code attach}, spelled as CPython's profiler spells them. */
+public final class ProfileOptions {
+
+    @Option(names = {"-r", "--sampling-rate"}, paramLabel = "RATE", defaultValue = "1khz", converter = RateConverter.class,
+            description = "Samples per second: 250, 250hz, 10k, 1.5khz (default: 1khz).")
+    SamplingRate rate;
+
+    @Option(names = {"-d", "--duration"}, paramLabel = "SECONDS",
+            description = "Stop after this many seconds (default: until the target exits or Ctrl-C).")
+    Double durationSeconds;
+
+    @Option(names = {"-a", "--all-threads"}, description = "Sample every thread, not only the main thread.")
+    boolean allThreads;
+
+    @Option(names = "--mode", paramLabel = "wall|cpu|gil|exception", defaultValue = "wall", converter = ModeConverter.class,
+            description = "wall: all samples; cpu: threads on a CPU; gil: the GIL holder; exception: threads handling an exception.")
+    ProfileMode mode;
+
+    @Option(names = "--native", description = "Show calls through C code between Python frames as <native> frames.")
+    boolean nativeFrames;
+
+    @Option(names = "--no-gc", description = "Do not show <GC> frames for running garbage collections (3.15+).")
+    boolean noGc;
+
+    @Option(names = "--realtime-stats", description = "Print the sampling rate and error rate live on stderr.")
+    boolean realtimeStats;
+
+    @ArgGroup(exclusive = true)
+    FormatChoice format = new FormatChoice();
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "Where to write the profile (default: pstats table on stdout; other formats FORMAT_PID.EXT).")
+    Path output;
+
+    @Option(names = "--sort", paramLabel = "KEY", defaultValue = "nsamples",
+            description = "pstats table order: nsamples, tottime, cumtime, sample-pct, cumul-pct, nsamples-cumul, name.")
+    String sort;
+
+    @Option(names = {"-l", "--limit"}, paramLabel = "N", defaultValue = "15", description = "pstats table rows (default: 15).")
+    int limit;
+
+    /** Exactly one output format; pstats when none is chosen. */
+    static final class FormatChoice {
+        @Option(names = "--pstats", description = "pstats table on stdout, or a marshal pstats file with -o (default).")
+        boolean pstats;
+        @Option(names = "--collapsed", description = "Collapsed stacks, one line per stack (flamegraph.pl, speedscope).")
+        boolean collapsed;
+        @Option(names = "--flamegraph", description = "A self-contained interactive HTML flamegraph.")
+        boolean flamegraph;
+        @Option(names = "--speedscope", description = "speedscope JSON.")
+        boolean speedscope;
+        @Option(names = "--gecko", description = "Firefox Profiler (gecko) JSON.")
+        boolean gecko;
+        @Option(names = "--pprof", description = "pprof: gzipped profile.proto.")
+        boolean pprof;
+        @Option(names = "--jsonl", description = "JSON lines, one record per sample window, written as sampling goes.")
+        boolean jsonl;
+
+        OutputFormat chosen() {
+            if (collapsed) return OutputFormat.collapsed;
+            if (flamegraph) return OutputFormat.flamegraph;
+            if (speedscope) return OutputFormat.speedscope;
+            if (gecko) return OutputFormat.gecko;
+            if (pprof) return OutputFormat.pprof;
+            if (jsonl) return OutputFormat.jsonl;
+            return OutputFormat.pstats;
+        }
+    }
+
+    OutputFormat format() {
+        return format.chosen();
+    }
+
+    PstatsTable.SortKey sortKey() {
+        try {
+            return PstatsTable.SortKey.fromOption(sort);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("unknown --sort key '%s' (nsamples, tottime, cumtime, sample-pct, cumul-pct, nsamples-cumul, name)"
+                    .formatted(sort), UserErrorHandler.EXIT_USAGE);
+        }
+    }
+
+    long durationNanos() {
+        if (durationSeconds == null) {
+            return 0;
+        }
+        if (!(durationSeconds > 0)) {
+            throw new UserError("--duration must be positive: " + durationSeconds, UserErrorHandler.EXIT_USAGE);
+        }
+        return Math.round(durationSeconds * 1e9);
+    }
+
+    static final class RateConverter implements picocli.CommandLine.ITypeConverter<SamplingRate> {
+        @Override
+        public SamplingRate convert(String value) {
+            try {
+                return SamplingRate.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    static final class ModeConverter implements picocli.CommandLine.ITypeConverter<ProfileMode> {
+        @Override
+        public ProfileMode convert(String value) {
+            try {
+                return ProfileMode.valueOf(value.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException("unknown mode '%s' (wall, cpu, gil, exception)".formatted(value));
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.remora.app.cli;
+
+import dev.remora.app.output.profile.CollapsedWriter;
+import dev.remora.app.output.profile.FlamegraphWriter;
+import dev.remora.app.output.profile.GeckoWriter;
+import dev.remora.app.output.profile.JsonlStream;
+import dev.remora.app.output.profile.PprofWriter;
+import dev.remora.app.output.profile.ProfileWriter;
+import dev.remora.app.output.profile.PstatsTable;
+import dev.remora.app.output.profile.PstatsWriter;
+import dev.remora.app.output.profile.SampleStream;
+import dev.remora.app.output.profile.SpeedscopeWriter;
+import dev.remora.domain.profile.Profile;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Where and how a profile is written. The file is checked before sampling starts, so a bad path fails
+ * fast; if writing still fails at the end, the profile goes to a temporary file instead of being lost.
+ */
+final class ProfileOutput {
+
+    private final OutputFormat format;
+    private final ProfileOptions options;
+    private final Optional<Path> file;
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private SampleStream stream;
+    private IOException streamFailure;
+
+    private ProfileOutput(OutputFormat format, ProfileOptions options, Optional<Path> file, PrintWriter out, PrintWriter err) {
+        this.format = format;
+        this.options = options;
+        this.file = file;
+        this.out = out;
+        this.err = err;
+    }
+
+    static ProfileOutput prepare(ProfileOptions options, int pid, PrintWriter out, PrintWriter err) throws IOException {
+        OutputFormat format = options.format();
+        options.sortKey();
+        Optional<Path> file = Optional.ofNullable(options.output);
+        if (file.isPresent() && Files.isDirectory(file.get())) {
+            file = Optional.of(file.get().resolve(format.defaultFileName(pid)));
+        }
+        if (file.isEmpty() && format != OutputFormat.pstats) {
+            file = Optional.of(Path.of(format.defaultFileName(pid)));
+        }
+        if (file.isPresent()) {
+            Path parent = file.get().toAbsolutePath().getParent();
+            if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+                throw new UserError("cannot write %s: %s is not a writable directory".formatted(file.get(), parent),
+                        UserErrorHandler.EXIT_USAGE);
+            }
+        }
+        ProfileOutput output = new ProfileOutput(format, options, file, out, err);
+        if (format == OutputFormat.jsonl) {
+            output.stream = new JsonlStream(new BufferedOutputStream(Files.newOutputStream(file.orElseThrow())));
+        }
+        return output;
+    }
+
+    void window(Profile profile, int from, int to) {
+        if (stream == null || streamFailure != null) {
+            return;
+        }
+        try {
+            stream.window(profile, from, to);
+        } catch (IOException e) {
+            streamFailure = e;
+            err.printf("remora: cannot write %s: %s (the profile will be written at the end)%n", file.orElseThrow(), e.getMessage());
+        }
+    }
+
+    void write(Profile profile) throws IOException {
+        if (stream != null && streamFailure == null) {
+            try (SampleStream s = stream) {
+                s.finish(profile);
+            }
+            err.printf("Profile written to %s%n", file.orElseThrow());
+            return;
+        }
+        if (file.isEmpty()) {
+            new PstatsTable(options.sortKey(), options.limit).print(profile, out);
+            out.flush();
+            return;
+        }
+        ProfileWriter writer = writer();
+        try {
+            writeTo(file.get(), writer, profile);
+            err.printf("Profile written to %s%n", file.get());
+        } catch (IOException e) {
+            Path rescue = Files.createTempFile("remora-" + profile.info().pid() + "-", "." + format.name());
+            writeTo(rescue, writer, profile);
+            throw new UserError("cannot write %s (%s); the profile was saved to %s instead".formatted(file.get(), e.getMessage(), rescue),
+                    UserErrorHandler.EXIT_FAILURE);
+        }
+    }
+
+    private ProfileWriter writer() {
+        return switch (format) {
+            case pstats -> new PstatsWriter();
+            case collapsed -> new CollapsedWriter();
+            case flamegraph -> new FlamegraphWriter();
+            case speedscope -> new SpeedscopeWriter();
+            case gecko -> new GeckoWriter();
+            case pprof -> new PprofWriter();
+            case jsonl -> (profile, o) -> {
+                try (JsonlStream s = new JsonlStream(o)) {
+                    s.window(profile, 0, profile.samples().size());
+                    s.finish(profile);
+                }
+            };
+        };
+    }
+
+    private static void writeTo(Path path, ProfileWriter writer, Profile profile) throws IOException {
+        try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(path))) {
+            writer.write(profile, o);
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package dev.remora.app.cli;
+
+import dev.remora.app.profiling.Sampler;
+import dev.remora.app.profiling.SamplerListener;
+import dev.remora.app.profiling.SamplerProgress;
+import dev.remora.domain.profile.Profile;
+import dev.remora.domain.profile.ProfileBuilder;
+import dev.remora.domain.profile.ProfileInfo;
+import dev.remora.domain.profile.ProfileMode;
+import dev.remora.domain.profile.SamplingStats;
+import dev.remora.domain.profile.ThreadTable;
+import dev.remora.domain.walk.PythonProcess;
+import dev.remora.domain.walk.SnapshotOptions;
+import dev.remora.ports.ProcessImage;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One profiling run against an attached process: samples until the duration is over, the target
+ * exits or the user presses Ctrl-C, then writes the profile. Ctrl-C stops sampling, it does not lose
+ * what was collected.
+ */
+final class ProfileSession {
+
+    private static final long WINDOW_NANOS = 1_000_000_000L;
+
+    private final PythonProcess process;
+    private final ProcessImage image;
+    private final ProfileOptions options;
+    private final PrintWriter out;
+    private final PrintWriter err;
+
+    ProfileSession(PythonProcess process, ProcessImage image, ProfileOptions options, PrintWriter out, PrintWriter err) {
+        this.process = process;
+        this.image = image;
+        this.options = options;
+        this.out = out;
+        this.err = err;
+    }
+
+    int run(BooleanSupplier targetAlive) throws Exception {
+        ProfileOutput output = ProfileOutput.prepare(options, process.pid(), out, err);
+        ProfileInfo info = new ProfileInfo(process.pid(), process.version().toString(), process.backendName(), options.mode,
+                options.rate.intervalNanos(), System.currentTimeMillis());
+        ProfileBuilder builder = new ProfileBuilder(info);
+        boolean cpuState = options.mode == ProfileMode.CPU || options.format() == OutputFormat.gecko;
+        SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState);
+        Sampler sampler = new Sampler(process, builder,
+                new Sampler.Settings(options.rate.intervalNanos(), options.durationNanos(), walk, WINDOW_NANOS),
+                new Listener(output));
+
+        AtomicBoolean interrupted = new AtomicBoolean();
+        CountDownLatch written = new CountDownLatch(1);
+        Thread onInterrupt = new Thread(() -> {
+            interrupted.set(true);
+            try {
+                // Let the main thread write what was collected before the JVM goes.
+                written.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
+            }
+        }, "remora-interrupt");
+        Runtime.getRuntime().addShutdownHook(onInterrupt);
+        try {
+            SamplingStats stats = sampler.run(interrupted::get, targetAlive);
+            if (options.realtimeStats) {
+                err.println();
+            }
+            nameThreads(builder.profile());
+            summary(stats, interrupted.get(), sampler.targetExited());
+            output.write(builder.profile());
+            return 0;
+        } finally {
+            written.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(onInterrupt);
+            } catch (IllegalStateException shuttingDown) {
+                // Already running: it is waiting for the countDown above.
+            }
+        }
+    }
+
+    private void nameThreads(Profile profile) {
+        ThreadTable threads = profile.threads();
+        for (int i = 0; i < threads.size(); i++) {
+            if (threads.get(i).name().isEmpty()) {
+                int index = i;
+                image.threadName(threads.get(i).threadId()).ifPresent(name -> threads.name(index, name));
+            }
+        }
+    }
+
+    private void summary(SamplingStats stats, boolean interrupted, boolean exited) {
+        double seconds = stats.elapsedNanos() / 1e9;
+        if (interrupted) {
+            err.println("Interrupted by user.");
+        } else if (exited) {
+            err.printf("Process %d exited.%n", process.pid());
+        }
+        err.printf(Locale.ROOT, "Captured %d sample%s in %.2f seconds%n", stats.attempts(), stats.attempts() == 1 ? "" : "s", seconds);
+        err.printf(Locale.ROOT, "Sample rate: %.2f samples/sec (requested %s)%n", stats.achievedRate(), options.rate);
+        err.printf(Locale.ROOT, "Error rate: %.2f%%%n", stats.errorRate() * 100);
+        if (stats.missed() > 0) {
+            long expected = stats.attempts() + stats.missed();
+            err.printf(Locale.ROOT, "Warning: missed %d samples from the expected total of %d (%.2f%%)%n",
+                    stats.missed(), expected, 100.0 * stats.missed() / expected);
+        }
+        err.flush();
+    }
+
+    /** Live statistics, progress and streamed windows. */
+    private final class Listener implements SamplerListener {
+        private final ProfileOutput output;
+        private final boolean progress = System.console() != null && System.console().isTerminal();
+
+        Listener(ProfileOutput output) {
+            this.output = output;
+        }
+
+        @Override
+        public void tick(Profile profile, SamplerProgress live) {
+            nameThreads(profile);
+            if (options.realtimeStats || progress) {
+                err.printf(Locale.ROOT, "\r\033[KSamples: %d  rate: %.1f Hz  last call: %.1f µs  errors: %.2f%%  missed: %d",
+                        live.attempts(), live.rate(), live.recentCallNanos() / 1e3, live.errorPercent(), live.missed());
+                if (!options.realtimeStats) {
+                    err.print("  (Ctrl-C to stop)");
+                }
+                err.flush();
+            }
+        }
+
+        @Override
+        public void window(Profile profile, int from, int to) {
+            output.window(profile, from, to);
+        }
+    }
+}

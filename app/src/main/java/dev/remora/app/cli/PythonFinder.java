@@ -1,0 +1,86 @@
+package dev.remora.app.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/** Finds a Python that Remora can read, for {@code remora run} without {@code --python}. */
+final class PythonFinder {
+
+    private static final List<String> NAMES = List.of("python3.15", "python3.14", "python3.13", "python3", "python");
+
+    private PythonFinder() {}
+
+    static Path find() {
+        for (Path candidate : candidates()) {
+            if (supported(candidate)) {
+                return candidate;
+            }
+        }
+        throw new UserError("no CPython 3.13, 3.14 or 3.15 found on PATH or under ~/.pyenv; name one with --python EXE",
+                UserErrorHandler.EXIT_FAILURE);
+    }
+
+    /** Checks a user's choice, so a wrong one fails with a clear message instead of after launch. */
+    static Path check(Path python) {
+        if (!Files.isExecutable(python)) {
+            throw new UserError("--python %s is not an executable file".formatted(python), UserErrorHandler.EXIT_USAGE);
+        }
+        if (!supported(python)) {
+            throw new UserError("--python %s is not CPython 3.13, 3.14 or 3.15".formatted(python), UserErrorHandler.EXIT_USAGE);
+        }
+        return python;
+    }
+
+    private static List<Path> candidates() {
+        List<Path> found = new ArrayList<>();
+        String path = System.getenv().getOrDefault("PATH", "");
+        for (String name : NAMES) {
+            for (String dir : path.split(":")) {
+                if (!dir.isEmpty() && !dir.contains("/.pyenv/shims")) {
+                    Path p = Path.of(dir, name);
+                    if (Files.isExecutable(p)) {
+                        found.add(p);
+                    }
+                }
+            }
+        }
+        Path pyenv = Path.of(System.getenv().getOrDefault("PYENV_ROOT", System.getProperty("user.home") + "/.pyenv"), "versions");
+        if (Files.isDirectory(pyenv)) {
+            try (Stream<Path> versions = Files.list(pyenv)) {
+                versions.filter(v -> v.getFileName().toString().matches("3\\.1[3-5]\\.\\d+"))
+                        .sorted(Comparator.comparing((Path v) -> v.getFileName().toString()).reversed())
+                        .map(v -> v.resolve("bin/python3")).filter(Files::isExecutable).forEach(found::add);
+            } catch (IOException ignored) {
+                // No pyenv versions to offer.
+            }
+        }
+        return found;
+    }
+
+    private static boolean supported(Path python) {
+        try {
+            Process p = new ProcessBuilder(python.toString(), "-c",
+                    "import sys; print(sys.implementation.name, sys.version_info[0], sys.version_info[1], "
+                            + "int(bool(getattr(sys, '_is_gil_enabled', lambda: True)())))")
+                    .redirectErrorStream(true).start();
+            String answer = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                return false;
+            }
+            return Optional.of(answer).filter(a -> a.matches("cpython 3 1[345] 1")).isPresent();
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

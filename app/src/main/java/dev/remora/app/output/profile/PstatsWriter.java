@@ -1,0 +1,52 @@
+package dev.remora.app.output.profile;
+
+import dev.remora.domain.profile.Profile;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Map;
+
+/**
+ * A pstats file as CPython 3.15's sampling profiler writes it: the marshalled stats dict
+ * {@code {(filename, lineno, funcname): (direct, cumulative, tottime, cumtime, {caller: count})}}
+ * plus the key {@code ("__sampled__",)}, by which {@code pstats.Stats} knows to load it as
+ * {@code SampledStats} (headings in samples instead of calls).
+ */
+public final class PstatsWriter implements ProfileWriter {
+
+    private static final String SAMPLED_MARKER = "__sampled__";
+
+    @Override
+    public void write(Profile profile, OutputStream out) throws IOException {
+        BufferedOutputStream buffered = new BufferedOutputStream(out);
+        MarshalWriter marshal = new MarshalWriter(buffered);
+        marshal.beginDict();
+        for (SampledStats.Entry e : SampledStats.of(profile).entries()) {
+            key(marshal, e.key);
+            marshal.beginTuple(5);
+            marshal.integer(e.direct);
+            marshal.integer(e.cumulative);
+            marshal.floating(e.tottime);
+            marshal.floating(e.cumtime);
+            marshal.beginDict();
+            for (Map.Entry<PstatsKey, Long> caller : e.callers.entrySet()) {
+                key(marshal, caller.getKey());
+                marshal.integer(caller.getValue());
+            }
+            marshal.endDict();
+        }
+        marshal.beginTuple(1);
+        marshal.string(SAMPLED_MARKER);
+        marshal.bool(true);
+        marshal.endDict();
+        buffered.flush();
+    }
+
+    private static void key(MarshalWriter marshal, PstatsKey key) throws IOException {
+        marshal.beginTuple(3);
+        marshal.string(key.file());
+        marshal.integer(key.line());
+        marshal.string(key.function());
+    }
+}

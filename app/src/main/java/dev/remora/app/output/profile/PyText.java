@@ -1,0 +1,93 @@
+package dev.remora.app.output.profile;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/**
+ * The few pieces of Python's text behaviour the pstats formats must reproduce so that output and
+ * ordering match CPython's profiler character for character.
+ */
+final class PyText {
+
+    private PyText() {}
+
+    /**
+     * {@code f"{value:.{decimals}f}"}. Python rounds the exact binary value half to even, while
+     * {@code String.format} rounds the shortest decimal form half up (0.125 gives 0.12 in Python,
+     * 0.13 in Java), so the exact value goes through BigDecimal.
+     */
+    static String fixed(double value, int decimals) {
+        if (!Double.isFinite(value)) {
+            return Double.isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
+        }
+        String s = new BigDecimal(value).setScale(decimals, RoundingMode.HALF_EVEN).toPlainString();
+        // Python keeps the sign of a negative value that rounds to zero ("-0.0").
+        return value < 0 || (value == 0 && 1 / value < 0) ? (s.startsWith("-") ? s : "-" + s) : s;
+    }
+
+    /** {@code f"{s:>{width}}"}: Python counts code points, not UTF-16 units. */
+    static String right(String s, int width) {
+        int missing = width - s.codePointCount(0, s.length());
+        return missing <= 0 ? s : " ".repeat(missing) + s;
+    }
+
+    /** {@code os.path.basename} on POSIX: everything after the last slash. */
+    static String basename(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    /** Python's string order: by code point (UTF-16 order differs above U+FFFF). */
+    static int compare(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Boolean.compare(i < a.length(), j < b.length());
+    }
+
+    /** {@code repr(s)}: quotes chosen as Python chooses them, non-printable characters escaped. */
+    static String repr(String s) {
+        char quote = s.indexOf('\'') >= 0 && s.indexOf('"') < 0 ? '"' : '\'';
+        StringBuilder b = new StringBuilder(s.length() + 2).append(quote);
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            i += Character.charCount(c);
+            if (c == quote || c == '\\') {
+                b.append('\\').appendCodePoint(c);
+            } else if (c == '\t') {
+                b.append("\\t");
+            } else if (c == '\n') {
+                b.append("\\n");
+            } else if (c == '\r') {
+                b.append("\\r");
+            } else if (c < ' ' || c == 0x7f) {
+                b.append("\\x%02x".formatted(c));
+            } else if (c < 0x7f || printable(c)) {
+                b.appendCodePoint(c);
+            } else if (c <= 0xff) {
+                b.append("\\x%02x".formatted(c));
+            } else if (c <= 0xffff) {
+                b.append("\\u%04x".formatted(c));
+            } else {
+                b.append("\\U%08x".formatted(c));
+            }
+        }
+        return b.append(quote).toString();
+    }
+
+    /** Python's {@code str.isprintable()} for one character: no control, format, separator or unassigned characters. */
+    private static boolean printable(int c) {
+        return switch (Character.getType(c)) {
+            case Character.CONTROL, Character.FORMAT, Character.SURROGATE, Character.PRIVATE_USE, Character.UNASSIGNED,
+                 Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.SPACE_SEPARATOR -> false;
+            default -> true;
+        };
+    }
+}

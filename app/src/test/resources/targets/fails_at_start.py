@@ -1,0 +1,1 @@
+raise SystemExit("remora-test: this target refuses to start")

@@ -1,0 +1,86 @@
+package dev.remora.domain.profile;
+
+import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.walk.StackVisitor;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * Turns walks of the target into a {@link Profile} as they happen: frames are interned, stacks become
+ * call-tree nodes, and a sample is three numbers. Nothing is allocated per sample once the target's
+ * stacks have been seen.
+ */
+public final class ProfileBuilder implements StackVisitor {
+
+    private final Profile profile;
+    private final ProfileMode mode;
+    private int[] stack = new int[256];
+    private int depth;
+    private int threadIndex;
+    private int status;
+    private long now;
+    private long incomplete;
+
+    public ProfileBuilder(ProfileInfo info) {
+        this.profile = new Profile(info, new FrameTable(), new CallTree(), new ThreadTable(), new SampleLog());
+        this.mode = info.mode();
+    }
+
+    /** The profile so far; it keeps growing while sampling goes on. */
+    public Profile profile() {
+        return profile;
+    }
+
+    /** Starts a walk taken at {@code nanosSinceStart}. */
+    public void beginSample(long nanosSinceStart) {
+        now = nanosSinceStart;
+    }
+
+    @Override
+    public boolean beginThread(long interpreterId, long threadId, int status) {
+        if (!mode.keeps(status)) {
+            return false;
+        }
+        this.threadIndex = profile.threads().index(threadId, interpreterId);
+        this.status = status;
+        this.depth = 0;
+        return true;
+    }
+
+    @Override
+    public void frame(FrameInfo frame) {
+        if (depth == stack.length) {
+            stack = Arrays.copyOf(stack, depth * 2);
+        }
+        stack[depth++] = profile.frames().intern(frame);
+    }
+
+    @Override
+    public void endThread(Optional<String> problem) {
+        // A cut stack would be counted under a wrong parent; a stack with no Python frame says nothing.
+        if (problem.isPresent()) {
+            incomplete++;
+            return;
+        }
+        if (depth == 0) {
+            return;
+        }
+        CallTree tree = profile.tree();
+        int node = tree.root(threadIndex);
+        for (int i = depth - 1; i >= 0; i--) {
+            node = tree.child(node, stack[i]);
+        }
+        profile.samples().add(now, node, status);
+    }
+
+    /** Stacks dropped because they could not be read to the end. */
+    public long incompleteStacks() {
+        return incomplete;
+    }
+
+    /** Records how the sampling went, when it is over. */
+    public void finish(SamplingStats stats) {
+        profile.stats(stats);
+    }
+}
