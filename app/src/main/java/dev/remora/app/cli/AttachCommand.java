@@ -26,9 +26,11 @@ public final class AttachCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // A bad output path fails before anything is sampled.
+        ProfileOutput output = ProfileOutput.prepare(profile, target.pid, spec.commandLine().getOut(), spec.commandLine().getErr());
         try (TargetOptions.Ports ports = target.open()) {
             PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
-            return new ProfileSession(process, ports.image(), profile, spec.commandLine().getOut(), spec.commandLine().getErr())
+            return new ProfileSession(process, ports.image(), profile, output, spec.commandLine().getErr())
                     .run(() -> alive(ports));
         }
     }

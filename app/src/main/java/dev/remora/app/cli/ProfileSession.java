@@ -32,19 +32,18 @@ final class ProfileSession {
     private final PythonProcess process;
     private final ProcessImage image;
     private final ProfileOptions options;
-    private final PrintWriter out;
+    private final ProfileOutput output;
     private final PrintWriter err;
 
-    ProfileSession(PythonProcess process, ProcessImage image, ProfileOptions options, PrintWriter out, PrintWriter err) {
+    ProfileSession(PythonProcess process, ProcessImage image, ProfileOptions options, ProfileOutput output, PrintWriter err) {
         this.process = process;
         this.image = image;
         this.options = options;
-        this.out = out;
+        this.output = output;
         this.err = err;
     }
 
     int run(BooleanSupplier targetAlive) throws Exception {
-        ProfileOutput output = ProfileOutput.prepare(options, process.pid(), out, err);
         ProfileInfo info = new ProfileInfo(process.pid(), process.version().toString(), process.backendName(), options.mode,
                 options.rate.intervalNanos(), System.currentTimeMillis());
         ProfileBuilder builder = new ProfileBuilder(info);
@@ -52,7 +51,7 @@ final class ProfileSession {
         SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState);
         Sampler sampler = new Sampler(process, builder,
                 new Sampler.Settings(options.rate.intervalNanos(), options.durationNanos(), walk, WINDOW_NANOS),
-                new Listener(output));
+                new Listener());
 
         AtomicBoolean interrupted = new AtomicBoolean();
         CountDownLatch written = new CountDownLatch(1);
@@ -115,12 +114,7 @@ final class ProfileSession {
 
     /** Live statistics, progress and streamed windows. */
     private final class Listener implements SamplerListener {
-        private final ProfileOutput output;
         private final boolean progress = System.console() != null && System.console().isTerminal();
-
-        Listener(ProfileOutput output) {
-            this.output = output;
-        }
 
         @Override
         public void tick(Profile profile, SamplerProgress live) {

@@ -54,14 +54,31 @@ public final class RunCommand implements Callable<Integer> {
         command.addAll(args);
         Process child = new ProcessBuilder(command).inheritIO().start();
         try {
-            try (TargetOptions.Ports ports = TargetOptions.open(backend.backend, (int) child.pid())) {
+            ProfileOutput output = ProfileOutput.prepare(profile, (int) child.pid(), spec.commandLine().getOut(),
+                    spec.commandLine().getErr());
+            try (TargetOptions.Ports ports = open(child)) {
                 PythonProcess process = attachWhenReady(child, ports);
-                return new ProfileSession(process, ports.image(), profile, spec.commandLine().getOut(), spec.commandLine().getErr())
+                return new ProfileSession(process, ports.image(), profile, output, spec.commandLine().getErr())
                         .run(child::isAlive);
             }
         } finally {
             stop(child);
         }
+    }
+
+    /** A target that dies at once is gone before the ports open: say how it ended, not that it is missing. */
+    private TargetOptions.Ports open(Process child) throws Exception {
+        try {
+            return TargetOptions.open(backend.backend, (int) child.pid());
+        } catch (InspectionException.TargetGone e) {
+            child.waitFor(5, TimeUnit.SECONDS);
+            throw exitedEarly(child);
+        }
+    }
+
+    private static UserError exitedEarly(Process child) {
+        return new UserError("the target exited with code %d before it could be profiled".formatted(child.exitValue()),
+                UserErrorHandler.EXIT_FAILURE);
     }
 
     /** The interpreter maps its runtime and creates its first thread a little after exec; wait for that. */
@@ -70,8 +87,7 @@ public final class RunCommand implements Callable<Integer> {
         InspectionException last = null;
         while (System.nanoTime() < deadline) {
             if (!child.isAlive()) {
-                throw new UserError("the target exited with code %d before it could be profiled".formatted(child.exitValue()),
-                        UserErrorHandler.EXIT_FAILURE);
+                throw exitedEarly(child);
             }
             try {
                 PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
@@ -80,6 +96,9 @@ public final class RunCommand implements Callable<Integer> {
             } catch (InspectionException.NotPython | InspectionException.Unreadable | InspectionException.CorruptTarget e) {
                 last = e;
                 Thread.sleep(5);
+            } catch (InspectionException.TargetGone e) {
+                child.waitFor(5, TimeUnit.SECONDS);
+                throw exitedEarly(child);
             }
         }
         throw last;

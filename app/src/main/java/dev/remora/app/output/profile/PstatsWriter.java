@@ -8,14 +8,13 @@ import java.io.OutputStream;
 import java.util.Map;
 
 /**
- * A pstats file as CPython 3.15's sampling profiler writes it: the marshalled stats dict
- * {@code {(filename, lineno, funcname): (direct, cumulative, tottime, cumtime, {caller: count})}}
- * plus the key {@code ("__sampled__",)}, by which {@code pstats.Stats} knows to load it as
- * {@code SampledStats} (headings in samples instead of calls).
+ * A pstats file: the marshalled stats dict
+ * {@code {(filename, lineno, funcname): (direct, cumulative, tottime, cumtime, {caller: count})}}, as
+ * CPython 3.15's sampling profiler counts it. Unlike that profiler, it leaves out the
+ * {@code ("__sampled__",)} marker key: pstats before 3.15 (and tools built on it, like snakeviz)
+ * fail on that key, while without it every pstats reads the file.
  */
 public final class PstatsWriter implements ProfileWriter {
-
-    private static final String SAMPLED_MARKER = "__sampled__";
 
     @Override
     public void write(Profile profile, OutputStream out) throws IOException {
@@ -36,9 +35,6 @@ public final class PstatsWriter implements ProfileWriter {
             }
             marshal.endDict();
         }
-        marshal.beginTuple(1);
-        marshal.string(SAMPLED_MARKER);
-        marshal.bool(true);
         marshal.endDict();
         buffered.flush();
     }

@@ -1,0 +1,70 @@
+package dev.remora.app.output.profile;
+
+import dev.remora.domain.linetable.SourceLocation;
+import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.ThreadStatus;
+import dev.remora.domain.profile.Profile;
+import dev.remora.domain.profile.ProfileBuilder;
+import dev.remora.domain.profile.ProfileInfo;
+import dev.remora.domain.profile.ProfileMode;
+import dev.remora.domain.profile.SamplingStats;
+
+import java.util.Optional;
+
+/** Hand-built profiles: each sample is one thread's stack, innermost frame first, one interval after the last. */
+final class ProfileFixture {
+
+    static final int PID = 4242;
+    /** A status every mode keeps. */
+    private static final int BUSY = ThreadStatus.HAS_GIL.bit() | ThreadStatus.ON_CPU.bit() | ThreadStatus.HAS_EXCEPTION.bit();
+
+    private final ProfileBuilder builder;
+    private final long intervalNanos;
+    private long time;
+
+    ProfileFixture(ProfileMode mode, long intervalNanos) {
+        this.builder = new ProfileBuilder(new ProfileInfo(PID, "3.15.2", "vmreadv", mode, intervalNanos, 1_700_000_000_000L));
+        this.intervalNanos = intervalNanos;
+    }
+
+    /** Wall mode, 1 ms between samples. */
+    ProfileFixture() {
+        this(ProfileMode.WALL, 1_000_000);
+    }
+
+    /** A frame at a line, with columns that differ per call so that equal keys can come from distinct frames. */
+    static FrameInfo frame(String function, String file, int line) {
+        return new FrameInfo(function, file, new SourceLocation(line, line, 4, 12));
+    }
+
+    static FrameInfo frame(String function, String file, int line, int column) {
+        return new FrameInfo(function, file, new SourceLocation(line, line + 1, column, column + 3));
+    }
+
+    ProfileFixture sample(long threadId, FrameInfo... innermostFirst) {
+        return repeat(1, threadId, innermostFirst);
+    }
+
+    ProfileFixture repeat(int times, long threadId, FrameInfo... innermostFirst) {
+        for (int n = 0; n < times; n++) {
+            builder.beginSample(time);
+            time += intervalNanos;
+            builder.beginThread(0, threadId, BUSY);
+            for (FrameInfo f : innermostFirst) {
+                builder.frame(f);
+            }
+            builder.endThread(Optional.empty());
+        }
+        return this;
+    }
+
+    /** The samples taken so far, still open for more (for streaming). */
+    Profile profile() {
+        return builder.profile();
+    }
+
+    Profile finish() {
+        builder.finish(new SamplingStats(builder.profile().samples().size() + 2, 2, 0, 1, time));
+        return builder.profile();
+    }
+}

@@ -1,0 +1,142 @@
+package dev.remora.app.profile;
+
+import dev.remora.app.dump.RemoraCli;
+import dev.remora.app.testing.TargetInterpreter;
+import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code remora run} and {@code attach} end to end: the target's life, Ctrl-C, bad starts. */
+class RunAndAttachTest {
+
+    @TempDir
+    Path dir;
+
+    /** pyenv's shared-library 3.13 runs without a chroot, so {@code run} can launch it directly. */
+    private static Path directPython() {
+        return TargetInterpreters.all().stream().filter(t -> !t.chrooted()).map(t -> Path.of(t.exe())).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no interpreter that runs outside a chroot is provisioned"));
+    }
+
+    @Test
+    void runProfilesAScriptUntilItExitsAndWritesTheProfile() throws Exception {
+        Path script = copy("targets/short_lived.py");
+        Path profile = dir.resolve("short.txt");
+        RemoraCli run = RemoraCli.run("run", "--python", directPython(), "--collapsed", "-o", profile, script);
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).contains("exited.").contains("Captured ").contains("Profile written to " + profile);
+        List<String> lines = Files.readAllLines(profile);
+        long spinning = lines.stream().filter(l -> l.contains("short_lived.py:spin_until:"))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        long total = lines.stream().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        assertThat(total).isGreaterThan(500);
+        assertThat(spinning).isGreaterThan(total * 9 / 10);
+    }
+
+    @Test
+    void runPassesArgumentsAfterTheScriptToTheScript() throws Exception {
+        Path script = dir.resolve("echo_args.py");
+        Files.writeString(script, "import sys, time\nopen(sys.argv[1], 'w').write(' '.join(sys.argv[2:]))\ntime.sleep(0.3)\n");
+        Path seen = dir.resolve("seen.txt");
+        RemoraCli run = RemoraCli.run("run", "--python", directPython(), "-o", dir.resolve("p.pstats"), script, seen, "-a", "--mode", "x");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(Files.readString(seen)).isEqualTo("-a --mode x");
+    }
+
+    @Test
+    void aTargetThatFailsToStartHasItsErrorShown() throws Exception {
+        Path script = copy("targets/fails_at_start.py");
+        try (RemoraProcess remora = RemoraProcess.start(dir, "run", "--python", directPython().toString(), script.toString())) {
+            assertThat(remora.waitFor()).isNotZero();
+            assertThat(remora.err()).contains("remora-test: this target refuses to start")
+                    .contains("remora: the target exited with code 1 before it could be profiled")
+                    .doesNotContain("\tat ");
+        }
+    }
+
+    @Test
+    void ctrlCStopsSamplingAndKeepsTheProfile() throws Exception {
+        Path script = copy("targets/runs_until_stopped.py");
+        Process target = new ProcessBuilder(directPython().toString(), script.toString()).start();
+        try {
+            assertThat(new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8)).readLine())
+                    .isEqualTo("READY");
+            Path profile = dir.resolve("interrupted.txt");
+            try (RemoraProcess remora = RemoraProcess.start(dir, "attach", "--collapsed", "-o", profile.toString(),
+                    Long.toString(target.pid()))) {
+                Thread.sleep(1500); // let it collect some samples first
+                remora.interrupt();
+                int code = remora.waitFor();
+                assertThat(remora.err()).contains("Interrupted by user.").contains("Profile written to");
+                // Like any program stopped by SIGINT: 128 + 2.
+                assertThat(code).isEqualTo(130);
+            }
+            assertThat(Files.readString(profile)).contains("runs_until_stopped.py:spin_forever:");
+            assertThat(target.isAlive()).as("attach leaves the target running").isTrue();
+        } finally {
+            target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void attachEndsCleanlyWhenTheTargetExits() throws Exception {
+        Path script = copy("targets/short_lived.py");
+        Process target = new ProcessBuilder(directPython().toString(), script.toString()).start();
+        try {
+            Path profile = dir.resolve("exit.txt");
+            awaitPythonRuntime(target.pid());
+            RemoraCli run = RemoraCli.run("attach", "--collapsed", "-o", profile, target.pid());
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            assertThat(run.err()).contains("Process %d exited.".formatted(target.pid()));
+            assertThat(Files.readString(profile)).contains("short_lived.py:spin_until:");
+        } finally {
+            target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void anUnwritableOutputFailsBeforeSampling() throws Exception {
+        RemoraCli run = RemoraCli.run("attach", "--collapsed", "-o", "/nonexistent-dir/x.txt", ProcessHandle.current().pid());
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).startsWith("remora: cannot write /nonexistent-dir/x.txt").hasLineCount(1);
+    }
+
+    @Test
+    void aBadSamplingRateIsOneLine() {
+        RemoraCli run = RemoraCli.run("attach", "-r", "fast", "1");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("invalid sampling rate 'fast'").doesNotContain("\tat ");
+    }
+
+    private static void awaitPythonRuntime(long pid) throws InterruptedException {
+        for (int i = 0; i < 200; i++) {
+            if (RemoraCli.run("dump", pid).exitCode() == 0) {
+                return;
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("the target never became readable");
+    }
+
+    private Path copy(String resource) throws IOException {
+        Path target = dir.resolve(resource.substring(resource.lastIndexOf('/') + 1));
+        try (InputStream in = getClass().getClassLoader().getResourceAsStream(resource)) {
+            Files.copy(in, target);
+        }
+        return target;
+    }
+}
