@@ -45,11 +45,16 @@ fi
 mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc" || die "cannot mount proc in $ROOT"
 
 : >"$TARGETS_FILE.tmp"
+# Wrappers that run the root's interpreters from outside, e.g. for
+# `./remora bench --python $CACHE/bin/python3.15 --compare-cpython` (programs given with -c).
+mkdir -p "$CACHE/bin"
 for v in "${VERSIONS[@]}"; do
     exe=/usr/bin/python$v
     out=$(chroot "$ROOT" "$exe" -c 'import sys; print(sys.version.split()[0])' 2>&1) \
         || die "python$v in $ROOT does not run: $out"
     printf 'debian-%s\t%s\t%s\n' "$v" "$ROOT" "$exe" >>"$TARGETS_FILE.tmp"
+    printf '#!/bin/sh\nexec chroot %s %s "$@"\n' "$ROOT" "$exe" >"$CACHE/bin/python$v"
+    chmod +x "$CACHE/bin/python$v"
     log "python$v = $out (chroot $ROOT)"
 done
 

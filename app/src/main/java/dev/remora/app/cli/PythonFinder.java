@@ -39,6 +39,16 @@ final class PythonFinder {
         return python;
     }
 
+    /** A python3.15 whose {@code _remote_debugging} can serve as the reference unwinder. */
+    static Path findCpython315() {
+        return candidates().stream().filter(PythonFinder::isCpython315).findFirst().orElseThrow(() -> new UserError(
+                "--compare-cpython needs a CPython 3.15; name one with --cpython EXE", UserErrorHandler.EXIT_FAILURE));
+    }
+
+    static boolean isCpython315(Path python) {
+        return Files.isExecutable(python) && answer(python).filter(a -> a.startsWith("cpython 3 15 ")).isPresent();
+    }
+
     private static List<Path> candidates() {
         List<Path> found = new ArrayList<>();
         String path = System.getenv().getOrDefault("PATH", "");
@@ -66,6 +76,11 @@ final class PythonFinder {
     }
 
     private static boolean supported(Path python) {
+        return answer(python).filter(a -> a.matches("cpython 3 1[345] 1")).isPresent();
+    }
+
+    /** "IMPLEMENTATION MAJOR MINOR GIL" as the interpreter reports it, if it runs. */
+    private static Optional<String> answer(Path python) {
         try {
             Process p = new ProcessBuilder(python.toString(), "-c",
                     "import sys; print(sys.implementation.name, sys.version_info[0], sys.version_info[1], "
@@ -73,14 +88,14 @@ final class PythonFinder {
                     .redirectErrorStream(true).start();
             String answer = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                return false;
+                return Optional.empty();
             }
-            return Optional.of(answer).filter(a -> a.matches("cpython 3 1[345] 1")).isPresent();
+            return Optional.of(answer);
         } catch (IOException e) {
-            return false;
+            return Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return Optional.empty();
         }
     }
 }

@@ -22,6 +22,7 @@ public final class PagedReader {
     private final Map<Long, byte[]> pages = new HashMap<>();
     private final byte[] scratch = new byte[8];
     private long remoteReads;
+    private long remoteBytes;
 
     public PagedReader(RemoteMemory memory) {
         this.memory = memory;
@@ -40,6 +41,11 @@ public final class PagedReader {
         return remoteReads;
     }
 
+    /** Bytes those reads asked for. */
+    public long remoteBytes() {
+        return remoteBytes;
+    }
+
     public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
         long page = address & PAGE_MASK;
         int inPage = (int) (address - page);
@@ -51,6 +57,7 @@ public final class PagedReader {
             }
         }
         remoteReads++;
+        remoteBytes += length;
         memory.read(address, dst, offset, length);
     }
 
@@ -75,6 +82,7 @@ public final class PagedReader {
         }
         byte[] fresh = new byte[PAGE];
         remoteReads++;
+        remoteBytes += PAGE;
         try {
             memory.read(page, fresh, 0, PAGE);
         } catch (MemoryAccessException e) {

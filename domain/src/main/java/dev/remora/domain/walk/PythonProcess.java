@@ -100,7 +100,8 @@ public final class PythonProcess {
             frameHits += f.hits();
             frameMisses += f.misses();
         }
-        return new WalkStats(walks, codeHits, codeMisses, frameHits, frameMisses, reader.remoteReads());
+        return new WalkStats(walks, codeHits, codeMisses, frameHits, frameMisses, reader.remoteReads(),
+                reader.remoteBytes());
     }
 
     /** A consistent snapshot: walks again (a few times) when the running target changed under a walk. */

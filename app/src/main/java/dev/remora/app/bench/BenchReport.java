@@ -1,0 +1,60 @@
+package dev.remora.app.bench;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** Prints benchmark results for people or as one JSON document. */
+public final class BenchReport {
+
+    /** What was measured, against what. */
+    public record Setup(String workload, String pythonVersion, long pid, String backend, ThreadScope threads, double seconds) {}
+
+    private BenchReport() {}
+
+    public static void text(Setup setup, BenchResult ours, Optional<BenchResult> cpython, PrintWriter out) {
+        out.printf(Locale.ROOT, "Benchmark %s on Python %s (pid %d), backend %s, threads %s, %.1f s per unwinder%n",
+                setup.workload(), setup.pythonVersion(), setup.pid(), setup.backend(), setup.threads(), setup.seconds());
+        out.printf("%n%-8s %12s %12s %9s %12s %14s %14s %9s%n", "", "calls", "samples", "failures", "avg µs/call",
+                "work rate/s", "sample rate/s", "success");
+        row(ours, out);
+        cpython.ifPresent(c -> row(c, out));
+        cpython.ifPresent(c -> out.printf(Locale.ROOT, "%nWork rate, remora / CPython: %.2fx%n", ours.workRate() / c.workRate()));
+        out.println();
+        out.println("remora's caches and reads:");
+        ours.stats().forEach((k, v) -> out.printf(Locale.ROOT, "  %-26s %,d%n", k, v));
+        out.flush();
+    }
+
+    public static void json(Setup setup, BenchResult ours, Optional<BenchResult> cpython, PrintWriter out) {
+        StringBuilder b = new StringBuilder("{");
+        b.append(String.format(Locale.ROOT, "\"workload\": \"%s\", \"python_version\": \"%s\", \"pid\": %d, \"backend\": \"%s\", "
+                + "\"threads\": \"%s\", ", setup.workload(), setup.pythonVersion(), setup.pid(), setup.backend(), setup.threads()));
+        fields(ours, b);
+        cpython.ifPresent(c -> {
+            b.append(", \"cpython\": {");
+            fields(c, b);
+            b.append(String.format(Locale.ROOT, "}, \"ratio\": %.4f", ours.workRate() / c.workRate()));
+        });
+        out.println(b.append('}'));
+        out.flush();
+    }
+
+    private static void fields(BenchResult r, StringBuilder b) {
+        b.append(String.format(Locale.ROOT, "\"calls\": %d, \"samples\": %d, \"failures\": %d, \"avg_call_us\": %.3f, "
+                        + "\"work_rate\": %.1f, \"sample_rate\": %.1f, \"success_rate\": %.2f, \"stats\": {",
+                r.calls(), r.samples(), r.failures(), r.avgCallMicros(), r.workRate(), r.sampleRate(), r.successRate()));
+        String sep = "";
+        for (Map.Entry<String, Long> e : r.stats().entrySet()) {
+            b.append(sep).append('"').append(e.getKey()).append("\": ").append(e.getValue());
+            sep = ", ";
+        }
+        b.append('}');
+    }
+
+    private static void row(BenchResult r, PrintWriter out) {
+        out.printf(Locale.ROOT, "%-8s %,12d %,12d %,9d %12.2f %,14.0f %,14.0f %8.2f%%%n", r.unwinder(), r.calls(), r.samples(),
+                r.failures(), r.avgCallMicros(), r.workRate(), r.sampleRate(), r.successRate());
+    }
+}

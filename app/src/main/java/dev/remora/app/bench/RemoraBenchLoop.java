@@ -1,0 +1,59 @@
+package dev.remora.app.bench;
+
+import dev.remora.domain.InspectionException;
+import dev.remora.domain.profile.ProfileBuilder;
+import dev.remora.domain.profile.ProfileInfo;
+import dev.remora.domain.profile.ProfileMode;
+import dev.remora.domain.walk.PythonProcess;
+import dev.remora.domain.walk.SnapshotOptions;
+import dev.remora.domain.walk.WalkStats;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Calls Remora's unwinder back to back for a while, each walk feeding a profile as a sampler's would,
+ * and counts what it achieved.
+ */
+public final class RemoraBenchLoop {
+
+    private RemoraBenchLoop() {}
+
+    public static BenchResult run(PythonProcess process, ThreadScope scope, long durationNanos) {
+        ProfileMode mode = scope == ThreadScope.only_active ? ProfileMode.GIL : ProfileMode.WALL;
+        ProfileBuilder builder = new ProfileBuilder(new ProfileInfo(process.pid(), process.version().toString(),
+                process.backendName(), mode, 1, System.currentTimeMillis()));
+        SnapshotOptions walk = new SnapshotOptions(scope != ThreadScope.main, false, true, false);
+        WalkStats before = process.stats();
+        long calls = 0, failures = 0, work = 0;
+        long start = System.nanoTime();
+        long end = start + durationNanos;
+        long now = start;
+        while (now < end) {
+            calls++;
+            builder.beginSample(now - start);
+            try {
+                process.sample(walk, builder);
+            } catch (InspectionException e) {
+                failures++;
+            }
+            long after = System.nanoTime();
+            work += after - now;
+            now = after;
+        }
+        long samples = calls - failures;
+        return new BenchResult("remora", calls, samples, failures, work, now - start, stats(before, process.stats(), builder));
+    }
+
+    private static Map<String, Long> stats(WalkStats before, WalkStats after, ProfileBuilder builder) {
+        Map<String, Long> stats = new LinkedHashMap<>();
+        stats.put("code_object_cache_hits", after.codeObjectHits() - before.codeObjectHits());
+        stats.put("code_object_cache_misses", after.codeObjectMisses() - before.codeObjectMisses());
+        stats.put("frame_cache_hits", after.frameCacheHits() - before.frameCacheHits());
+        stats.put("frame_cache_misses", after.frameCacheMisses() - before.frameCacheMisses());
+        stats.put("remote_reads", after.remoteReads() - before.remoteReads());
+        stats.put("remote_bytes", after.remoteBytes() - before.remoteBytes());
+        stats.put("incomplete_stacks", builder.incompleteStacks());
+        return stats;
+    }
+}

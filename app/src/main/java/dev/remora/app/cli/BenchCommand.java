@@ -1,0 +1,106 @@
+package dev.remora.app.cli;
+
+import dev.remora.app.bench.BenchReport;
+import dev.remora.app.bench.BenchResult;
+import dev.remora.app.bench.CpythonBench;
+import dev.remora.app.bench.RemoraBenchLoop;
+import dev.remora.app.bench.ThreadScope;
+import dev.remora.app.bench.Workload;
+import dev.remora.domain.walk.PythonProcess;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code remora bench}: how fast Remora's unwinder walks a target, optionally side by side with
+ * CPython's own unwinder on the same target in the same run.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Measure the unwinder's speed against a workload (or a running --pid), optionally beside CPython's own.")
+public final class BenchCommand implements Callable<Integer> {
+
+    enum Format { text, json }
+
+    enum Api { stack, async, awaited }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-c", "--code"}, defaultValue = "basic", paramLabel = "basic|deep_static|threads",
+            description = "The workload to start: ${COMPLETION-CANDIDATES} (default: basic).")
+    Workload workload;
+
+    @Option(names = {"-d", "--duration"}, defaultValue = "10", paramLabel = "SECONDS", description = "Seconds per unwinder (default: 10).")
+    double seconds;
+
+    @Option(names = "--threads", defaultValue = "all", paramLabel = "all|main|only_active", description = "Threads read per call (default: all).")
+    ThreadScope threads;
+
+    @Option(names = "--api", defaultValue = "stack", paramLabel = "stack|async|awaited", description = "What each call reads (default: stack).")
+    Api api;
+
+    @Mixin
+    BackendOption backend = new BackendOption();
+
+    @Option(names = "--python", paramLabel = "EXE", description = "The Python to run the workload with (default: the newest supported one found).")
+    Path python;
+
+    @Option(names = "--pid", paramLabel = "PID", description = "Measure against this running process instead of starting a workload.")
+    Integer pid;
+
+    @Option(names = "--compare-cpython", description = "Also run CPython 3.15's own unwinder on the same target and print the ratio.")
+    boolean compareCpython;
+
+    @Option(names = "--cpython", paramLabel = "EXE",
+            description = "The python3.15 whose unwinder to compare with (default: the workload's Python when it is 3.15, else one found).")
+    Path cpython;
+
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format (default: text).")
+    Format format;
+
+    @Override
+    public Integer call() throws Exception {
+        if (api != Api.stack) {
+            throw new UserError("--api %s is not available yet; use --api stack".formatted(api), UserErrorHandler.EXIT_USAGE);
+        }
+        if (!(seconds > 0)) {
+            throw new UserError("--duration must be positive", UserErrorHandler.EXIT_USAGE);
+        }
+        long nanos = Math.round(seconds * 1e9);
+        if (pid != null) {
+            try (TargetOptions.Ports ports = TargetOptions.open(backend.backend, pid)) {
+                PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
+                return measure(process, Optional.ofNullable(cpython), nanos);
+            }
+        }
+        Path exe = python != null ? PythonFinder.check(python) : PythonFinder.find();
+        try (LaunchedTarget target = LaunchedTarget.start(List.of(exe.toString(), "-c", workload.source()), true)) {
+            PythonProcess process = target.attach(backend.backend);
+            Thread.sleep(1000); // let the workload reach its steady shape
+            return measure(process, Optional.ofNullable(cpython).or(() -> Optional.of(exe)), nanos);
+        }
+    }
+
+    private int measure(PythonProcess process, Optional<Path> cpythonCandidate, long nanos) throws Exception {
+        BenchResult ours = RemoraBenchLoop.run(process, threads, nanos);
+        Optional<BenchResult> theirs = Optional.empty();
+        if (compareCpython) {
+            Path reference = cpythonCandidate.filter(PythonFinder::isCpython315).orElseGet(PythonFinder::findCpython315);
+            theirs = Optional.of(CpythonBench.run(reference, process.pid(), threads, nanos));
+        }
+        BenchReport.Setup setup = new BenchReport.Setup(pid != null ? "pid " + pid : workload.name(), process.version().toString(),
+                process.pid(), process.backendName(), threads, seconds);
+        switch (format) {
+            case text -> BenchReport.text(setup, ours, theirs, spec.commandLine().getOut());
+            case json -> BenchReport.json(setup, ours, theirs, spec.commandLine().getOut());
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,97 @@
+package dev.remora.app.cli;
+
+import dev.remora.app.wiring.Backend;
+import dev.remora.domain.InspectionException;
+import dev.remora.domain.walk.PythonProcess;
+import dev.remora.domain.walk.SnapshotOptions;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Python that Remora started itself, attached as soon as its runtime is up, and stopped when done
+ * unless it ended on its own.
+ */
+final class LaunchedTarget implements AutoCloseable {
+
+    /** How long a freshly started interpreter may take to set up its runtime. */
+    private static final long ATTACH_TIMEOUT_NANOS = 10_000_000_000L;
+
+    private final Process child;
+    private TargetOptions.Ports ports;
+
+    private LaunchedTarget(Process child) {
+        this.child = child;
+    }
+
+    /** Starts {@code command}; {@code quiet} discards its output instead of sharing the terminal. */
+    static LaunchedTarget start(List<String> command, boolean quiet) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        if (quiet) {
+            builder.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        } else {
+            builder.inheritIO();
+        }
+        return new LaunchedTarget(builder.start());
+    }
+
+    int pid() {
+        return (int) child.pid();
+    }
+
+    boolean alive() {
+        return child.isAlive();
+    }
+
+    TargetOptions.Ports ports() {
+        return ports;
+    }
+
+    /** Opens the ports and waits until the interpreter can be walked. */
+    PythonProcess attach(Backend backend) throws Exception {
+        try {
+            ports = TargetOptions.open(backend, pid());
+        } catch (InspectionException.TargetGone e) {
+            throw exitedEarly();
+        }
+        long deadline = System.nanoTime() + ATTACH_TIMEOUT_NANOS;
+        InspectionException last = null;
+        while (System.nanoTime() < deadline) {
+            if (!child.isAlive()) {
+                throw exitedEarly();
+            }
+            try {
+                PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
+                process.snapshot(SnapshotOptions.threads(false));
+                return process;
+            } catch (InspectionException.NotPython | InspectionException.Unreadable | InspectionException.CorruptTarget e) {
+                last = e;
+                Thread.sleep(5);
+            } catch (InspectionException.TargetGone e) {
+                throw exitedEarly();
+            }
+        }
+        throw last;
+    }
+
+    /** A target that dies at once: say how it ended, not that it is missing. */
+    private UserError exitedEarly() throws InterruptedException {
+        child.waitFor(5, TimeUnit.SECONDS);
+        String how = child.isAlive() ? "vanished" : "exited with code " + child.exitValue();
+        return new UserError("the target %s before it could be profiled".formatted(how), UserErrorHandler.EXIT_FAILURE);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (ports != null) {
+            ports.close();
+        }
+        if (child.isAlive()) {
+            child.destroy();
+            if (!child.waitFor(3, TimeUnit.SECONDS)) {
+                child.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
+            }
+        }
+    }
+}
