@@ -29,6 +29,24 @@ public interface RemoteMemory extends AutoCloseable {
         return outcomes;
     }
 
+    /**
+     * Reads {@code count} ranges, in one round trip where the backend can, without allocating: range
+     * {@code i} is {@code lengths[i]} bytes at {@code addresses[i]}, copied into {@code dst} at
+     * {@code dstOffsets[i]}. Stops at the first range that cannot be read whole.
+     *
+     * @return how many ranges, from the first, arrived whole
+     */
+    default int readPrefix(long[] addresses, int[] lengths, byte[] dst, int[] dstOffsets, int count) {
+        for (int i = 0; i < count; i++) {
+            try {
+                read(addresses[i], dst, dstOffsets[i], lengths[i]);
+            } catch (MemoryAccessException e) {
+                return i;
+            }
+        }
+        return count;
+    }
+
     /** Short name of the mechanism, reported to users ("vmreadv", "procmem", "core"). */
     String backendName();
 

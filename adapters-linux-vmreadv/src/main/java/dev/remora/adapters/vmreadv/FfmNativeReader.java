@@ -112,6 +112,43 @@ final class FfmNativeReader implements NativeReader {
         return transferred;
     }
 
+    @Override
+    public long readv(int pid, long[] addresses, int[] lengths, byte[] dst, int[] dstOffsets, int from, int count)
+            throws ErrnoException {
+        if (count <= 0 || count > IOV_MAX) {
+            throw new IllegalArgumentException("between 1 and " + IOV_MAX + " ranges per call, got " + count);
+        }
+        if (closed) {
+            throw new IllegalStateException("reader is closed");
+        }
+        long total = 0;
+        for (int i = from; i < from + count; i++) {
+            total += lengths[i];
+        }
+        ensureCapacity(total);
+        long cursor = data.address();
+        for (int i = 0; i < count; i++) {
+            long slot = i * IOVEC_BYTES;
+            int length = lengths[from + i];
+            localIov.set(JAVA_LONG, slot, cursor);
+            localIov.set(JAVA_LONG, slot + 8, length);
+            remoteIov.set(JAVA_LONG, slot, addresses[from + i]);
+            remoteIov.set(JAVA_LONG, slot + 8, length);
+            cursor += length;
+        }
+        long transferred = call(pid, count);
+        if (transferred < 0) {
+            throw new ErrnoException((int) ERRNO.get(callState, 0L));
+        }
+        long offset = 0;
+        for (int i = from; i < from + count && offset < transferred; i++) {
+            int take = (int) Math.min(lengths[i], transferred - offset);
+            MemorySegment.copy(data, JAVA_BYTE, offset, dst, dstOffsets[i], take);
+            offset += lengths[i];
+        }
+        return transferred;
+    }
+
     private long call(int pid, int count) {
         try {
             return (long) PROCESS_VM_READV.invokeExact(callState, pid, localIov, (long) count, remoteIov, (long) count, 0L);

@@ -25,6 +25,21 @@ interface NativeReader extends AutoCloseable {
      */
     long readv(int pid, List<ReadRange> ranges) throws ErrnoException;
 
+    /**
+     * The same call over parallel arrays, for samplers that must not allocate: ranges
+     * {@code [from, from + count)} land in {@code dst} at their offsets.
+     *
+     * @return the number of bytes transferred, counted across the ranges in order
+     */
+    default long readv(int pid, long[] addresses, int[] lengths, byte[] dst, int[] dstOffsets, int from, int count)
+            throws ErrnoException {
+        List<ReadRange> ranges = new java.util.ArrayList<>(count);
+        for (int i = from; i < from + count; i++) {
+            ranges.add(new ReadRange(addresses[i], dst, dstOffsets[i], lengths[i]));
+        }
+        return readv(pid, ranges);
+    }
+
     @Override
     void close();
 }

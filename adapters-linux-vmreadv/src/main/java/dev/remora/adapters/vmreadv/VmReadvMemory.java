@@ -25,6 +25,10 @@ public final class VmReadvMemory implements RemoteMemory {
     private final NativeReader reader;
     private final ReadvLoop loop;
     private final ReentrantLock lock = new ReentrantLock();
+    private final int maxBytesPerCall;
+    private final long[] one = new long[1];
+    private final int[] oneLength = new int[1];
+    private final int[] oneOffset = new int[1];
     private boolean closed;
 
     VmReadvMemory(int pid, NativeReader reader, int maxBytesPerCall) {
@@ -34,6 +38,7 @@ public final class VmReadvMemory implements RemoteMemory {
         this.pid = pid;
         this.reader = Objects.requireNonNull(reader, "reader");
         this.loop = new ReadvLoop(reader, pid, maxBytesPerCall);
+        this.maxBytesPerCall = maxBytesPerCall;
     }
 
     /**
@@ -61,11 +66,64 @@ public final class VmReadvMemory implements RemoteMemory {
         if (length == 0) {
             return;
         }
+        if (length <= maxBytesPerCall && readWhole(address, dst, offset, length)) {
+            return;
+        }
+        // The slow path names the failure.
         RangeOutcome outcome = readBatch(List.of(new ReadRange(address, dst, offset, length))).getFirst();
         switch (outcome) {
             case RangeOutcome.Complete c -> { }
             case RangeOutcome.Partial p -> throw p.cause();
             case RangeOutcome.Failed f -> throw f.cause();
+        }
+    }
+
+    /** One range through the allocation-free path; false when it did not arrive whole. */
+    private boolean readWhole(long address, byte[] dst, int offset, int length) {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("memory of process " + pid + " is closed");
+            }
+            one[0] = address;
+            oneLength[0] = length;
+            oneOffset[0] = offset;
+            return reader.readv(pid, one, oneLength, dst, oneOffset, 0, 1) == length;
+        } catch (ErrnoException e) {
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int readPrefix(long[] addresses, int[] lengths, byte[] dst, int[] dstOffsets, int count) {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("memory of process " + pid + " is closed");
+            }
+            int done = 0;
+            while (done < count) {
+                int batch = Math.min(count - done, NativeReader.IOV_MAX);
+                long transferred;
+                try {
+                    transferred = reader.readv(pid, addresses, lengths, dst, dstOffsets, done, batch);
+                } catch (ErrnoException e) {
+                    return done;
+                }
+                int whole = 0;
+                for (long left = transferred; whole < batch && lengths[done + whole] <= left; whole++) {
+                    left -= lengths[done + whole];
+                }
+                done += whole;
+                if (whole < batch) {
+                    return done;
+                }
+            }
+            return done;
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.remora.domain.profile;
 
+import dev.remora.domain.memory.LongIntMap;
+
 import java.util.Arrays;
 
 /**

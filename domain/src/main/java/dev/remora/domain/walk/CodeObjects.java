@@ -1,7 +1,7 @@
 package dev.remora.domain.walk;
 
 import dev.remora.domain.memory.Bytes;
-import dev.remora.domain.memory.PagedReader;
+import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
@@ -21,7 +21,7 @@ final class CodeObjects {
     private static final int MAX_ENTRIES = 1 << 16;
     private static final String CODE_TYPE_NAME = "code";
 
-    private final PagedReader reader;
+    private final SnapshotReader reader;
     private final ObjectReader objects;
     private final DebugOffsets offsets;
     private final Map<Long, CodeObject> byAddress = new HashMap<>();
@@ -33,7 +33,7 @@ final class CodeObjects {
     private long hits;
     private long misses;
 
-    CodeObjects(PagedReader reader, ObjectReader objects, DebugOffsets offsets) {
+    CodeObjects(SnapshotReader reader, ObjectReader objects, DebugOffsets offsets) {
         this.reader = reader;
         this.objects = objects;
         this.offsets = offsets;

@@ -1,42 +1,69 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.memory.LongIntMap;
 import dev.remora.domain.model.FrameInfo;
 
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Arrays;
 
 /**
  * The frames one thread showed in its previous walk, by frame address. A frame whose executable and
  * instruction pointer are unchanged is the same Python frame at the same place, so its resolved
- * {@link FrameInfo} is reused without touching the code object.
+ * {@link FrameInfo} is reused without touching the code object. Kept in primitive arrays so a steady
+ * walk allocates nothing.
  */
 final class FrameCache {
 
-    private record Entry(long executable, long instrPtr, FrameInfo frame) {}
+    /** One walk's frames. */
+    private static final class Generation {
+        final LongIntMap slotByAddress = new LongIntMap(64);
+        long[] executable = new long[64];
+        long[] instrPtr = new long[64];
+        FrameInfo[] frame = new FrameInfo[64];
+        int size;
 
-    private Map<Long, Entry> previous = new HashMap<>();
-    private Map<Long, Entry> current = new HashMap<>();
+        void clear() {
+            slotByAddress.clear();
+            Arrays.fill(frame, 0, size, null);
+            size = 0;
+        }
+
+        void add(long address, long exec, long instr, FrameInfo info) {
+            if (size == frame.length) {
+                executable = Arrays.copyOf(executable, size * 2);
+                instrPtr = Arrays.copyOf(instrPtr, size * 2);
+                frame = Arrays.copyOf(frame, size * 2);
+            }
+            executable[size] = exec;
+            instrPtr[size] = instr;
+            frame[size] = info;
+            slotByAddress.put(address, size++);
+        }
+    }
+
+    private Generation previous = new Generation();
+    private Generation current = new Generation();
     private long hits;
     private long misses;
 
     FrameInfo lookup(long frameAddress, long executable, long instrPtr) {
-        Entry e = previous.get(frameAddress);
-        if (e != null && e.executable == executable && e.instrPtr == instrPtr) {
+        int slot = previous.slotByAddress.get(frameAddress);
+        if (slot != LongIntMap.ABSENT && previous.executable[slot] == executable && previous.instrPtr[slot] == instrPtr) {
             hits++;
-            current.put(frameAddress, e);
-            return e.frame;
+            FrameInfo known = previous.frame[slot];
+            current.add(frameAddress, executable, instrPtr, known);
+            return known;
         }
         misses++;
         return null;
     }
 
     void remember(long frameAddress, long executable, long instrPtr, FrameInfo frame) {
-        current.put(frameAddress, new Entry(executable, instrPtr, frame));
+        current.add(frameAddress, executable, instrPtr, frame);
     }
 
     /** Ends a walk: what it saw becomes what the next walk may reuse. */
     void finishWalk() {
-        Map<Long, Entry> spare = previous;
+        Generation spare = previous;
         previous = current;
         spare.clear();
         current = spare;

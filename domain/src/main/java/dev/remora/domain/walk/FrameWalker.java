@@ -1,7 +1,7 @@
 package dev.remora.domain.walk;
 
 import dev.remora.domain.memory.Bytes;
-import dev.remora.domain.memory.PagedReader;
+import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.PseudoFrames;
 import dev.remora.domain.objects.MalformedObjectException;
@@ -21,12 +21,12 @@ final class FrameWalker {
     /** Deeper than any real stack (Python frames do not use the C stack since 3.11). */
     static final int MAX_DEPTH = 1 << 18;
 
-    private final PagedReader reader;
+    private final SnapshotReader reader;
     private final DebugOffsets.Frame offsets;
     private final VersionLayout layout;
     private final byte[] frame;
 
-    FrameWalker(PagedReader reader, DebugOffsets offsets) {
+    FrameWalker(SnapshotReader reader, DebugOffsets offsets) {
         this.reader = reader;
         this.offsets = offsets.frame();
         this.layout = offsets.layout();

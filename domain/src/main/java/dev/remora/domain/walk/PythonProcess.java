@@ -5,7 +5,7 @@ import dev.remora.domain.InspectionException;
 import dev.remora.domain.discovery.RuntimeLocator;
 import dev.remora.domain.discovery.RuntimeLocator.LocatedRuntime;
 import dev.remora.domain.memory.Bytes;
-import dev.remora.domain.memory.PagedReader;
+import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
@@ -37,7 +37,7 @@ public final class PythonProcess {
     private final RemoteMemory memory;
     private final LocatedRuntime runtime;
     private final DebugOffsets offsets;
-    private final PagedReader reader;
+    private final SnapshotReader reader;
     private final ObjectReader objects;
     private final ThreadStatusReader statusReader;
     private final FrameWalker walker;
@@ -56,7 +56,7 @@ public final class PythonProcess {
         this.memory = memory;
         this.runtime = runtime;
         this.offsets = runtime.offsets();
-        this.reader = new PagedReader(memory);
+        this.reader = new SnapshotReader(memory);
         this.objects = new ObjectReader(reader, offsets);
         this.statusReader = new ThreadStatusReader(offsets, image);
         this.walker = new FrameWalker(reader, offsets);

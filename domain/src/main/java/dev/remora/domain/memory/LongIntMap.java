@@ -1,24 +1,24 @@
-package dev.remora.domain.profile;
+package dev.remora.domain.memory;
 
 import java.util.Arrays;
 
 /** An open-addressing map from long keys to non-negative ints that allocates only when it grows. */
-final class LongIntMap {
+public final class LongIntMap {
 
-    static final int ABSENT = -1;
+    public static final int ABSENT = -1;
 
     private long[] keys;
     private int[] values;
     private int size;
 
-    LongIntMap(int expected) {
+    public LongIntMap(int expected) {
         int capacity = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
         keys = new long[capacity];
         values = new int[capacity];
         Arrays.fill(values, ABSENT);
     }
 
-    int get(long key) {
+    public int get(long key) {
         int mask = keys.length - 1;
         for (int i = slot(key, mask); ; i = (i + 1) & mask) {
             if (values[i] == ABSENT) {
@@ -30,7 +30,7 @@ final class LongIntMap {
         }
     }
 
-    void put(long key, int value) {
+    public void put(long key, int value) {
         if (size * 2 >= keys.length) {
             grow();
         }
@@ -49,8 +49,16 @@ final class LongIntMap {
         }
     }
 
-    int size() {
+    public int size() {
         return size;
+    }
+
+    /** Empties the map, keeping its capacity. */
+    public void clear() {
+        if (size > 0) {
+            Arrays.fill(values, ABSENT);
+            size = 0;
+        }
     }
 
     private void grow() {
