@@ -2,6 +2,9 @@ package dev.remora.domain.walk;
 
 import dev.remora.domain.Failures;
 import dev.remora.domain.InspectionException;
+import dev.remora.domain.asyncio.AsyncGraphBuilder;
+import dev.remora.domain.asyncio.AsyncMode;
+import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.discovery.RuntimeLocator;
 import dev.remora.domain.discovery.RuntimeLocator.LocatedRuntime;
 import dev.remora.domain.memory.Bytes;
@@ -46,7 +49,9 @@ public final class PythonProcess {
     /** Thread states met in the current walk; caches of the others are dropped after it. */
     private final Set<Long> threadsSeen = new HashSet<>();
     private final byte[] interpreter;
+    private final long interpreterStart;
     private final byte[] tstate;
+    private AsyncGraphBuilder asyncio;
     private long walks;
     private long retiredFrameHits;
     private long retiredFrameMisses;
@@ -60,7 +65,8 @@ public final class PythonProcess {
         this.objects = new ObjectReader(reader, offsets);
         this.statusReader = new ThreadStatusReader(offsets, image);
         this.walker = new FrameWalker(reader, offsets);
-        this.interpreter = new byte[offsets.interpreter().readLength()];
+        this.interpreterStart = firstInterpreterField(offsets.interpreter());
+        this.interpreter = new byte[offsets.interpreter().readLength() - (int) interpreterStart];
         this.tstate = new byte[(int) offsets.thread().size()];
     }
 
@@ -117,6 +123,20 @@ public final class PythonProcess {
         return new ProcessStacks(image.pid(), offsets.version(), memory.backendName(), collector.interpreters());
     }
 
+    /**
+     * The asyncio task graph (CPython 3.14+), read with this process's reader and code caches.
+     *
+     * @throws InspectionException.AsyncioUnavailable when the target's CPython exports no asyncio
+     *     layout, or the target has not imported asyncio
+     */
+    public AsyncSnapshot asyncSnapshot(AsyncMode mode) throws InspectionException {
+        if (asyncio == null) {
+            asyncio = new AsyncGraphBuilder(image, reader, objects, offsets, runtime.address(),
+                    new SharedCodeResolver(reader, objects, offsets, codesByInterpreter));
+        }
+        return asyncio.snapshot(mode);
+    }
+
     /** One pass over the threads, reported to {@code visitor} as it goes; the sampler's entry point. */
     public void sample(SnapshotOptions options, StackVisitor visitor) throws InspectionException {
         walk(options, visitor);
@@ -150,18 +170,18 @@ public final class PythonProcess {
     private long interpreter(long address, SnapshotOptions options, StackVisitor visitor)
             throws MemoryAccessException, InspectionException {
         DebugOffsets.Interpreter io = offsets.interpreter();
-        reader.read(address, interpreter, 0, interpreter.length);
-        long id = Bytes.getLong(interpreter, io.id());
-        long next = Bytes.getLong(interpreter, io.next());
-        long gilHolder = Bytes.getInt(interpreter, io.gilLocked()) != 0 ? Bytes.getLong(interpreter, io.gilHolder()) : 0;
-        long gcFrame = io.gcFrame().isPresent() ? Bytes.getLong(interpreter, io.gcFrame().getAsLong()) : 0;
+        reader.read(address + interpreterStart, interpreter, 0, interpreter.length);
+        long id = interpreterLong(io.id());
+        long next = interpreterLong(io.next());
+        long gilHolder = Bytes.getInt(interpreter, io.gilLocked() - interpreterStart) != 0 ? interpreterLong(io.gilHolder()) : 0;
+        long gcFrame = io.gcFrame().isPresent() ? interpreterLong(io.gcFrame().getAsLong()) : 0;
         CodeObjects codes = codesByInterpreter.computeIfAbsent(address, a -> new CodeObjects(reader, objects, offsets));
         if (io.codeObjectGeneration().isPresent()) {
-            codes.observeGeneration(Bytes.getLong(interpreter, io.codeObjectGeneration().getAsLong()));
+            codes.observeGeneration(interpreterLong(io.codeObjectGeneration().getAsLong()));
         }
-        List<Long> threads = threadStates(Bytes.getLong(interpreter, io.threadsHead()));
+        List<Long> threads = threadStates(interpreterLong(io.threadsHead()));
         // 3.14+ names the main thread; before that it is the oldest thread state, the last in the list.
-        long main = io.threadsMain().isPresent() ? Bytes.getLong(interpreter, io.threadsMain().getAsLong())
+        long main = io.threadsMain().isPresent() ? interpreterLong(io.threadsMain().getAsLong())
                 : threads.isEmpty() ? 0 : threads.getLast();
         visitor.beginInterpreter(id);
         for (long t : threads) {
@@ -170,6 +190,19 @@ public final class PythonProcess {
             }
         }
         return next;
+    }
+
+    /** A field of the interpreter state, from the window of it read this walk. */
+    private long interpreterLong(long offset) {
+        return Bytes.getLong(interpreter, offset - interpreterStart);
+    }
+
+    /** The used fields sit together near the end of a large struct; read from the first of them only. */
+    private static long firstInterpreterField(DebugOffsets.Interpreter io) {
+        long first = Math.min(Math.min(io.id(), io.next()), Math.min(io.threadsHead(), Math.min(io.gilLocked(), io.gilHolder())));
+        first = Math.min(first, io.threadsMain().orElse(first));
+        first = Math.min(first, io.codeObjectGeneration().orElse(first));
+        return Math.min(first, io.gcFrame().orElse(first));
     }
 
     private List<Long> threadStates(long head) throws MemoryAccessException, InspectionException {
