@@ -1,5 +1,6 @@
 package dev.remora.adapters.procmem;
 
+import dev.remora.ports.testing.PythonTarget;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;

@@ -1,4 +1,4 @@
-package dev.remora.adapters.procmem;
+package dev.remora.ports.testing;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** A real python3 child (see remora_target.py) that reports where its known bytes live. */
-final class PythonTarget implements AutoCloseable {
+public final class PythonTarget implements AutoCloseable {
 
     private static final String PYTHON = System.getProperty("remora.test.python", "python3");
 
@@ -24,7 +24,7 @@ final class PythonTarget implements AutoCloseable {
         this.facts = facts;
     }
 
-    static PythonTarget start(String... args) throws IOException {
+    public static PythonTarget start(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(PYTHON, "-c", script()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -47,15 +47,15 @@ final class PythonTarget implements AutoCloseable {
         }
     }
 
-    int pid() {
+    public int pid() {
         return Math.toIntExact(process.pid());
     }
 
-    long number(String key) {
+    public long number(String key) {
         return Long.parseLong(text(key));
     }
 
-    String text(String key) {
+    public String text(String key) {
         String value = facts.get(key);
         if (value == null) {
             throw new IllegalStateException("target did not report " + key + ": " + facts);
@@ -64,7 +64,7 @@ final class PythonTarget implements AutoCloseable {
     }
 
     /** Lets the target finish normally and reaps it, so its pid no longer names a process. */
-    void exitAndReap() throws IOException, InterruptedException {
+    public void exitAndReap() throws IOException, InterruptedException {
         process.getOutputStream().close();
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             throw new IllegalStateException("target did not exit");
