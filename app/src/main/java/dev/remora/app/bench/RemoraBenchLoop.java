@@ -8,6 +8,7 @@ import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
 import dev.remora.domain.walk.WalkStats;
 
+import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -25,6 +26,7 @@ public final class RemoraBenchLoop {
                 process.backendName(), mode, 1, System.currentTimeMillis()));
         SnapshotOptions walk = new SnapshotOptions(scope != ThreadScope.main, false, true, false);
         WalkStats before = process.stats();
+        long allocatedBefore = allocatedBytes();
         long calls = 0, failures = 0, work = 0;
         long start = System.nanoTime();
         long end = start + durationNanos;
@@ -42,7 +44,14 @@ public final class RemoraBenchLoop {
             now = after;
         }
         long samples = calls - failures;
-        return new BenchResult("remora", calls, samples, failures, work, now - start, stats(before, process.stats(), builder));
+        Map<String, Long> stats = stats(before, process.stats(), builder);
+        stats.put("allocated_bytes_per_call", calls == 0 ? 0 : (allocatedBytes() - allocatedBefore) / calls);
+        return new BenchResult("remora", calls, samples, failures, work, now - start, stats);
+    }
+
+    /** Heap bytes this thread has allocated so far (the JDK's per-thread counter). */
+    private static long allocatedBytes() {
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
     }
 
     private static Map<String, Long> stats(WalkStats before, WalkStats after, ProfileBuilder builder) {

@@ -14,9 +14,10 @@ import picocli.CommandLine.Option;
 
 import java.util.concurrent.Callable;
 
-/** {@code remora dump}: one snapshot of a live process's Python stacks. */
+/** {@code remora dump}: one snapshot of the Python stacks of a live process or of a core file. */
 @Command(name = "dump", mixinStandardHelpOptions = true,
-        description = "Print the current Python stack of a running process (the main thread of each interpreter, or all threads with -a).")
+        description = "Print the current Python stack of a running process, or the stack recorded in a core file"
+                + " (the main thread of each interpreter, or all threads with -a).")
 public final class DumpCommand implements Callable<Integer> {
 
     enum Format { text, json }
@@ -25,7 +26,7 @@ public final class DumpCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    TargetOptions target = new TargetOptions();
+    DumpTarget target = new DumpTarget();
 
     @Option(names = {"-a", "--all-threads"}, description = "Dump every thread, not only the main thread.")
     boolean allThreads;
@@ -41,9 +42,10 @@ public final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (TargetOptions.Ports ports = target.open()) {
-            PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
+        try (TargetOptions.Ports ports = target.open(spec.commandLine().getParseResult())) {
+            PythonProcess process = target.attach(ports);
             var stacks = process.snapshot(new SnapshotOptions(allThreads, nativeFrames, !noGc, true));
+            target.check(stacks);
             DumpWriter writer = switch (format) {
                 case text -> new TextDumpWriter(new SourceLines(ports.image()));
                 case json -> new JsonDumpWriter();

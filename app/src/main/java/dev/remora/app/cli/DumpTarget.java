@@ -1,0 +1,132 @@
+package dev.remora.app.cli;
+
+import com.google.inject.Guice;
+import com.google.inject.Injector;
+import com.google.inject.ProvisionException;
+import dev.remora.adapters.coredump.CoreDump;
+import dev.remora.adapters.coredump.CoreFileException;
+import dev.remora.adapters.coredump.UnavailableFile;
+import dev.remora.app.wiring.CoreDumpModule;
+import dev.remora.domain.InspectionException;
+import dev.remora.domain.model.ProcessStacks;
+import dev.remora.domain.walk.PythonProcess;
+import dev.remora.ports.ProcessImage;
+import dev.remora.ports.RemoteMemory;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParseResult;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/** What {@code dump} reads: a running process by PID, or a core file (with the root its files live under). */
+public final class DumpTarget {
+
+    @Mixin
+    BackendOption backend = new BackendOption();
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PID", description = "Process id of a running Python process.")
+    Integer pid;
+
+    @Option(names = "--core", paramLabel = "FILE",
+            description = "Read a core file (from gcore or the kernel) instead of a running process.")
+    Path core;
+
+    @Option(names = "--sysroot", paramLabel = "DIR",
+            description = "With --core: the directory the core's files live under (the target's root, e.g. a container's or chroot's).")
+    Path sysroot;
+
+    /** The opened core, kept to explain failures that its missing files caused; null for a live process. */
+    private CoreDump dump;
+
+    /** Checks the combination of arguments and opens the target's ports. */
+    public TargetOptions.Ports open(ParseResult parsed) throws InspectionException {
+        if (core == null) {
+            if (sysroot != null) {
+                throw usage("--sysroot applies only with --core FILE");
+            }
+            if (pid == null) {
+                throw usage("give the PID of a running Python process, or --core FILE");
+            }
+            if (pid <= 0) {
+                throw usage("not a process id: " + pid);
+            }
+            return TargetOptions.open(backend.backend, pid);
+        }
+        if (pid != null) {
+            throw usage("give either a PID or --core FILE, not both");
+        }
+        if (parsed.hasMatchedOption("--backend")) {
+            throw usage("--backend applies to running processes; a core is read from its file");
+        }
+        if (sysroot != null && !Files.isDirectory(sysroot)) {
+            throw usage("--sysroot " + sysroot + " is not a directory");
+        }
+        return openCore();
+    }
+
+    /**
+     * Finds the runtime. When a core's interpreter is not on this machine, the failure names the
+     * file and the flag that fixes it rather than calling the process "not Python".
+     */
+    public PythonProcess attach(TargetOptions.Ports ports) throws InspectionException {
+        try {
+            return PythonProcess.attach(ports.image(), ports.memory());
+        } catch (InspectionException.NotPython e) {
+            Optional<UnavailableFile> interpreter = dump == null ? Optional.empty() : dump.unavailableFiles().stream()
+                    .filter(f -> basename(f.path()).contains("python")).filter(UnavailableFile::sysrootMayHelp).findFirst();
+            if (interpreter.isPresent()) {
+                throw sysrootAdvice("cannot find the Python runtime in core", interpreter.get());
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Fails a core's dump whose stacks stopped short because the bytes they needed are in a mapped
+     * file this machine does not have (kernel cores leave out file-backed text and read-only data):
+     * the fix is the sysroot, and half-empty stacks would hide that.
+     */
+    public void check(ProcessStacks stacks) {
+        if (dump == null) {
+            return;
+        }
+        boolean incomplete = stacks.interpreters().stream()
+                .flatMap(i -> i.threads().stream()).anyMatch(t -> t.problem().isPresent());
+        List<UnavailableFile> missed = dump.missedFiles().stream().filter(UnavailableFile::sysrootMayHelp).toList();
+        if (incomplete && !missed.isEmpty()) {
+            UnavailableFile first = missed.stream().filter(f -> basename(f.path()).contains("python")).findFirst()
+                    .orElse(missed.getFirst());
+            throw sysrootAdvice("cannot read the stacks in core", first);
+        }
+    }
+
+    private UserError sysrootAdvice(String what, UnavailableFile file) {
+        return new UserError("%s %s: %s; pass --sysroot DIR, the directory the core's files live under (DIR%s)"
+                .formatted(what, core, file.describe(), file.path()), UserErrorHandler.EXIT_FAILURE);
+    }
+
+    private TargetOptions.Ports openCore() {
+        Injector injector = Guice.createInjector(new CoreDumpModule(core, Optional.ofNullable(sysroot)));
+        try {
+            dump = injector.getInstance(CoreDump.class);
+            return new TargetOptions.Ports(injector.getInstance(ProcessImage.class), injector.getInstance(RemoteMemory.class));
+        } catch (ProvisionException e) {
+            if (e.getCause() instanceof CoreFileException c) {
+                throw new UserError(c.getMessage(), UserErrorHandler.EXIT_FAILURE);
+            }
+            throw e;
+        }
+    }
+
+    private static UserError usage(String message) {
+        return new UserError(message, UserErrorHandler.EXIT_USAGE);
+    }
+
+    private static String basename(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+}
