@@ -6,7 +6,8 @@ package dev.remora.domain;
 public abstract sealed class InspectionException extends Exception
         permits InspectionException.NotPython, InspectionException.UnsupportedVersion,
                 InspectionException.CorruptTarget, InspectionException.TargetGone,
-                InspectionException.AccessDenied, InspectionException.Unreadable {
+                InspectionException.AccessDenied, InspectionException.Unreadable,
+                InspectionException.AsyncioUnavailable {
 
     private InspectionException(String message) {
         super(message, null, false, false);
@@ -44,6 +45,28 @@ public abstract sealed class InspectionException extends Exception
     public static final class AccessDenied extends InspectionException {
         public AccessDenied(String message) {
             super(message);
+        }
+    }
+
+    /** The target has no asyncio task graph to read: its CPython exports none, or it never imported asyncio. */
+    public static final class AsyncioUnavailable extends InspectionException {
+
+        public enum Reason {
+            /** The target's CPython does not export asyncio's layout (before 3.14). */
+            NEEDS_NEWER_PYTHON,
+            /** The target has not imported asyncio's C module. */
+            NOT_IMPORTED
+        }
+
+        private final Reason reason;
+
+        public AsyncioUnavailable(Reason reason, String message) {
+            super(message);
+            this.reason = reason;
+        }
+
+        public Reason reason() {
+            return reason;
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.remora.domain.objects;
 
 import dev.remora.domain.memory.Bytes;
-import dev.remora.domain.memory.PagedReader;
+import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.ports.MemoryAccessException;
 
@@ -23,12 +23,12 @@ public final class ObjectReader {
     private static final int COMPACT_BIT = 1 << 5;
     private static final int ASCII_BIT = 1 << 6;
 
-    private final PagedReader reader;
+    private final SnapshotReader reader;
     private final DebugOffsets.Unicode unicode;
     private final DebugOffsets.Bytes bytes;
     private final byte[] header;
 
-    public ObjectReader(PagedReader reader, DebugOffsets offsets) {
+    public ObjectReader(SnapshotReader reader, DebugOffsets offsets) {
         this.reader = reader;
         this.unicode = offsets.unicode();
         this.bytes = offsets.bytes();

@@ -1,5 +1,6 @@
 package dev.remora.domain.offsets;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -9,7 +10,9 @@ import java.util.OptionalLong;
  */
 public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime runtime,
                            Interpreter interpreter, Thread thread, Frame frame, Code code,
-                           PyObject object, TypeObject type, Bytes bytes, Unicode unicode) {
+                           PyObject object, TypeObject type, Bytes bytes, Unicode unicode,
+                           LongObject longObject, DictObject dict, Optional<Generator> generator,
+                           Optional<LlistNode> llistNode, Optional<SetObject> set) {
 
     public record Runtime(long size, long interpretersHead) {}
 
@@ -20,15 +23,23 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
     /**
      * @param gcFrame where the pointer to the frame that started the running collection sits (3.15+)
      */
+    /**
+     * @param importsModules where the pointer to {@code sys.modules} sits (not covered by readLength)
+     */
     public record Interpreter(long size, long id, long next, long threadsHead, OptionalLong threadsMain,
                               long gilLocked, long gilHolder, OptionalLong codeObjectGeneration,
-                              OptionalLong gcFrame, int readLength) {}
+                              OptionalLong gcFrame, int readLength, long importsModules) {}
 
     public record Thread(long size, long next, long currentFrame, long nativeThreadId, long datastackChunk,
                          OptionalLong holdsGil, OptionalLong gilRequested, OptionalLong currentException,
                          OptionalLong excStateValue) {}
 
-    public record Frame(long size, long previous, long executable, long instrPtr, long owner) {}
+    /**
+     * @param localsPlus where {@code localsplus[]}, the locals and then the value stack, starts
+     * @param stackPointer where {@code _PyStackRef *stackpointer} sits (3.14+)
+     */
+    public record Frame(long size, long previous, long executable, long instrPtr, long owner, long localsPlus,
+                        OptionalLong stackPointer) {}
 
     public record Code(long size, long filename, long qualname, long linetable, long firstLineNo,
                        long codeAdaptive) {}
@@ -40,4 +51,26 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
     public record Bytes(long size, long obSize, long obSval) {}
 
     public record Unicode(long size, long state, long length, long asciiDataOffset, long compactDataOffset) {}
+
+    /** {@code PyLongObject}: {@code lv_tag} (sign and digit count) and the 30-bit digits. */
+    public record LongObject(long size, long lvTag, long obDigit) {}
+
+    public record DictObject(long size, long maKeys) {}
+
+    /**
+     * {@code PyGenObject} (coroutines share its head), 3.14+.
+     *
+     * @param iframe where the embedded {@code _PyInterpreterFrame} starts; the whole frame fits in {@code size}
+     * @param frameState the {@code int8_t gi_frame_state}
+     */
+    public record Generator(long size, long iframe, long frameState) {}
+
+    /** {@code struct llist_node {next, prev}}, 3.14+; the struct has no exported size. */
+    public record LlistNode(long next) {
+        /** Two pointers. */
+        public static final int SIZE = 16;
+    }
+
+    /** {@code PySetObject}, 3.14+: its table holds {@code mask + 1} entries of {key, hash}. */
+    public record SetObject(long size, long used, long table, long mask) {}
 }

@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.LongStream;
 
@@ -51,9 +52,11 @@ public final class DebugOffsetsDecoder {
                     .formatted(raw.length, version, layout.offsets().totalSize()));
         }
         StructFields f = new StructFields(layout.offsets(), raw);
-        return new DebugOffsets(version, layout, runtime(f), interpreter(f), thread(f), frame(f), code(f),
+        DebugOffsets.Frame frame = frame(f);
+        return new DebugOffsets(version, layout, runtime(f), interpreter(f), thread(f), frame, code(f),
                 new DebugOffsets.PyObject(f.field("pyobject.ob_type", f.size("pyobject", 4096), 8)),
-                type(f), bytes(f), unicode(f, layout));
+                type(f), bytes(f), unicode(f, layout), longObject(f), dict(f), generator(f, frame),
+                llistNode(f), set(f));
     }
 
     private static DebugOffsets.Runtime runtime(StructFields f) throws CorruptTarget {
@@ -74,7 +77,7 @@ public final class DebugOffsetsDecoder {
         long end = LongStream.of(id, next, threadsHead, threadsMain.orElse(0), gilLocked, gilHolder,
                 generation.orElse(0), gcFrame.orElse(0)).max().orElseThrow() + 8;
         return new DebugOffsets.Interpreter(size, id, next, threadsHead, threadsMain, gilLocked, gilHolder,
-                generation, gcFrame, (int) Math.min(end, size));
+                generation, gcFrame, (int) Math.min(end, size), f.field("interpreter_state.imports_modules", size, 8));
     }
 
     /** {@code interp->gc.frame}, as one offset into the interpreter state. */
@@ -114,7 +117,9 @@ public final class DebugOffsetsDecoder {
                 f.field("interpreter_frame.previous", size, 8),
                 f.field("interpreter_frame.executable", size, 8),
                 f.field("interpreter_frame.instr_ptr", size, 8),
-                f.field("interpreter_frame.owner", size, 1));
+                f.field("interpreter_frame.owner", size, 1),
+                f.bounded("interpreter_frame.localsplus", 0, size),
+                f.optionalField("interpreter_frame.stackpointer", size, 8));
     }
 
     private static DebugOffsets.Code code(StructFields f) throws CorruptTarget {
@@ -137,6 +142,49 @@ public final class DebugOffsetsDecoder {
         long size = f.size("bytes_object", 4096);
         return new DebugOffsets.Bytes(size, f.field("bytes_object.ob_size", size, 8),
                 f.bounded("bytes_object.ob_sval", 1, size));
+    }
+
+    private static DebugOffsets.LongObject longObject(StructFields f) throws CorruptTarget {
+        long size = f.size("long_object", 4096);
+        return new DebugOffsets.LongObject(size, f.field("long_object.lv_tag", size, 8),
+                f.field("long_object.ob_digit", size, 4));
+    }
+
+    private static DebugOffsets.DictObject dict(StructFields f) throws CorruptTarget {
+        long size = f.size("dict_object", 4096);
+        return new DebugOffsets.DictObject(size, f.field("dict_object.ma_keys", size, 8));
+    }
+
+    /** 3.14+; the frame is embedded in the generator, so all of it must fit inside. */
+    private static Optional<DebugOffsets.Generator> generator(StructFields f, DebugOffsets.Frame frame)
+            throws CorruptTarget {
+        if (!f.has("gen_object.size")) {
+            return Optional.empty();
+        }
+        long size = f.size("gen_object", 64 * 1024);
+        if (size < frame.size()) {
+            throw new CorruptTarget("debug offsets: gen_object.size = %d cannot hold a %d-byte frame"
+                    .formatted(size, frame.size()));
+        }
+        return Optional.of(new DebugOffsets.Generator(size,
+                f.field("gen_object.gi_iframe", size - frame.size() + 1, 1),
+                f.field("gen_object.gi_frame_state", size, 1)));
+    }
+
+    private static Optional<DebugOffsets.LlistNode> llistNode(StructFields f) throws CorruptTarget {
+        if (!f.has("llist_node.next")) {
+            return Optional.empty();
+        }
+        return Optional.of(new DebugOffsets.LlistNode(f.field("llist_node.next", DebugOffsets.LlistNode.SIZE, 8)));
+    }
+
+    private static Optional<DebugOffsets.SetObject> set(StructFields f) throws CorruptTarget {
+        if (!f.has("set_object.size")) {
+            return Optional.empty();
+        }
+        long size = f.size("set_object", 4096);
+        return Optional.of(new DebugOffsets.SetObject(size, f.field("set_object.used", size, 8),
+                f.field("set_object.table", size, 8), f.field("set_object.mask", size, 8)));
     }
 
     private static DebugOffsets.Unicode unicode(StructFields f, VersionLayout layout) throws CorruptTarget {

@@ -49,6 +49,16 @@ public enum DebugOffsetsLayout {
         return "3.13, 3.14, 3.15";
     }
 
+    /** The oldest supported version whose layout has {@code field}, as "3.14". */
+    public static Optional<String> firstWith(String field) {
+        for (DebugOffsetsLayout layout : values()) {
+            if (layout.positions.containsKey(field)) {
+                return Optional.of(layout.major + "." + layout.minor);
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Size in bytes of the whole struct in this layout. */
     public int totalSize() {
         return HEAD_SIZE + 8 * fields.size();

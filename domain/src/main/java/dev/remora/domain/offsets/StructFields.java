@@ -35,6 +35,11 @@ final class StructFields {
         return checked(name, value(name), structSize, width);
     }
 
+    /** Whether this version's layout has the field. */
+    boolean has(String name) {
+        return layout.bytePosition(name).isPresent();
+    }
+
     /** A field that only some versions export. */
     OptionalLong optionalField(String name, long structSize, int width) throws CorruptTarget {
         Optional<Integer> position = layout.bytePosition(name);

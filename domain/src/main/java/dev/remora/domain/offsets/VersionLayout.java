@@ -1,6 +1,7 @@
 package dev.remora.domain.offsets;
 
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * What differs between CPython minor versions beyond the field order of {@code _Py_DebugOffsets}:
@@ -13,16 +14,36 @@ import java.util.Optional;
  *     3.15 INTERPRETER=3)
  * @param maxFrameOwner the largest valid owner value; anything above means the frame is garbage
  * @param executableTagBits low bits of {@code f_executable} used as tags (3.14+ stores a
- *     {@code _PyStackRef})
+ *     {@code _PyStackRef}); every {@code _PyStackRef} carries the same tag bits ({@code Py_TAG_BITS})
  * @param compactUnicodeExtra bytes a {@code PyCompactUnicodeObject} adds to a {@code PyASCIIObject}
  *     (utf8_length and utf8), used where the target does not export the compact size (before 3.15)
+ * @param generatorFrameOwner {@code FRAME_OWNED_BY_GENERATOR}: the owner of the frame embedded in a
+ *     generator or coroutine (1 in 3.13-3.15)
+ * @param generatorStates the values of {@code gi_frame_state}, renumbered in 3.15
+ * @param awaitedStackDepth where a coroutine suspended in {@code await} keeps the awaited object:
+ *     {@code stackpointer[-depth]}: 3.14 peeks at [-1] ({@code _PyFrame_StackPeek(f)}), 3.15 at [-2]
+ *     (its {@code _PyFrame_StackPeek} takes a depth), as CPython's own remote unwinder of each
+ *     version reads it; absent where the target does not export the frame's stack pointer (3.13)
+ * @param dictKeys the layout of a dict's keys object, for reading {@code sys.modules}
  */
 public record VersionLayout(DebugOffsetsLayout offsets, int[] entryFrameOwners, int maxFrameOwner,
-                            long executableTagBits, int compactUnicodeExtra) {
+                            long executableTagBits, int compactUnicodeExtra, int generatorFrameOwner,
+                            GeneratorStates generatorStates, OptionalInt awaitedStackDepth,
+                            DictKeysLayout dictKeys) {
 
-    private static final VersionLayout V3_13 = new VersionLayout(DebugOffsetsLayout.V3_13, new int[] {3}, 3, 0, 16);
-    private static final VersionLayout V3_14 = new VersionLayout(DebugOffsetsLayout.V3_14, new int[] {3, 4}, 4, 3, 16);
-    private static final VersionLayout V3_15 = new VersionLayout(DebugOffsetsLayout.V3_15, new int[] {3}, 3, 3, 16);
+    /** 3.13 and 3.14: CREATED=-3, SUSPENDED=-2, SUSPENDED_YIELD_FROM=-1, EXECUTING=0, COMPLETED=1, CLEARED=4. */
+    private static final GeneratorStates STATES_3_13 =
+            new GeneratorStates(-3, -2, -1, OptionalInt.empty(), 0, OptionalInt.of(1), 4);
+    /** 3.15: CREATED=0, SUSPENDED=1, SUSPENDED_YIELD_FROM=2, SUSPENDED_YIELD_FROM_LOCKED=3, EXECUTING=4, CLEARED=5. */
+    private static final GeneratorStates STATES_3_15 =
+            new GeneratorStates(0, 1, 2, OptionalInt.of(3), 4, OptionalInt.empty(), 5);
+
+    private static final VersionLayout V3_13 = new VersionLayout(DebugOffsetsLayout.V3_13, new int[] {3}, 3, 0, 16,
+            1, STATES_3_13, OptionalInt.empty(), DictKeysLayout.V3_13_TO_3_15);
+    private static final VersionLayout V3_14 = new VersionLayout(DebugOffsetsLayout.V3_14, new int[] {3, 4}, 4, 3, 16,
+            1, STATES_3_13, OptionalInt.of(1), DictKeysLayout.V3_13_TO_3_15);
+    private static final VersionLayout V3_15 = new VersionLayout(DebugOffsetsLayout.V3_15, new int[] {3}, 3, 3, 16,
+            1, STATES_3_15, OptionalInt.of(2), DictKeysLayout.V3_13_TO_3_15);
 
     public static Optional<VersionLayout> forVersion(PythonVersion version) {
         return DebugOffsetsLayout.forVersion(version).map(layout -> switch (layout) {
@@ -43,5 +64,10 @@ public record VersionLayout(DebugOffsetsLayout offsets, int[] entryFrameOwners, 
 
     public long untagExecutable(long pointer) {
         return pointer & ~executableTagBits;
+    }
+
+    /** The object a {@code _PyStackRef} (a value-stack slot) refers to. */
+    public long untagStackRef(long ref) {
+        return ref & ~executableTagBits;
     }
 }

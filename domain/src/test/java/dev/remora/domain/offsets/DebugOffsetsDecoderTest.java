@@ -79,6 +79,50 @@ class DebugOffsetsDecoderTest {
                 .isInstanceOf(InspectionException.CorruptTarget.class).hasMessageContaining("interpreter_frame.previous");
     }
 
+    @ParameterizedTest
+    @CsvSource({
+            // minor, has the 3.14 records, localsplus, imports_modules
+            "3.13, false, 72, 7656",
+            "3.14, true, 80, 7688",
+            "3.15, true, 80, 7592"})
+    void decodesWhatTheAsyncioGraphReads(String minor, boolean since314, long localsPlus, long importsModules)
+            throws Exception {
+        DebugOffsets offsets = DebugOffsetsDecoder.decode(DebianRuntimeSections.debugOffsets(minor));
+
+        assertThat(offsets.frame().localsPlus()).isEqualTo(localsPlus);
+        assertThat(offsets.interpreter().importsModules()).isEqualTo(importsModules);
+        assertThat(offsets.longObject()).isEqualTo(new DebugOffsets.LongObject(32, 16, 24));
+        assertThat(offsets.dict()).isEqualTo(new DebugOffsets.DictObject(48, 32));
+        assertThat(offsets.type().tpFlags()).isEqualTo(168);
+        if (since314) {
+            assertThat(offsets.generator()).contains(new DebugOffsets.Generator(160, 72, 67));
+            assertThat(offsets.llistNode()).contains(new DebugOffsets.LlistNode(0));
+            assertThat(offsets.set()).contains(new DebugOffsets.SetObject(200, 24, 40, 32));
+            assertThat(offsets.frame().stackPointer()).hasValue(64);
+        } else {
+            assertThat(offsets.generator()).isEmpty();
+            assertThat(offsets.llistNode()).isEmpty();
+            assertThat(offsets.set()).isEmpty();
+            assertThat(offsets.frame().stackPointer()).isEmpty();
+        }
+    }
+
+    @Test
+    void rejectsAGeneratorTooSmallForItsFrame() {
+        byte[] raw = DebianRuntimeSections.debugOffsets("3.15");
+        int at = DebugOffsetsLayout.V3_15.bytePosition("gen_object.gi_iframe").orElseThrow();
+        putLong(raw, at, 80);
+        assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
+                .isInstanceOf(InspectionException.CorruptTarget.class).hasMessageContaining("gen_object.gi_iframe");
+    }
+
+    @Test
+    void namesTheFirstVersionWithAField() {
+        assertThat(DebugOffsetsLayout.firstWith("gen_object.gi_iframe")).contains("3.14");
+        assertThat(DebugOffsetsLayout.firstWith("runtime_state.size")).contains("3.13");
+        assertThat(DebugOffsetsLayout.firstWith("no.such")).isEmpty();
+    }
+
     @Test
     void layoutSizesMatchTheStructsOfEachVersion() {
         assertThat(DebugOffsetsLayout.V3_13.totalSize()).isEqualTo(584);

@@ -1,0 +1,100 @@
+"""Two event loops, each blocked inside a running task, with chains of waiters.
+
+Usage: asyncio_running.py OUT.json
+
+In the main thread the task "blocker" calls plain functions that end in
+time.sleep(), so the loop cannot run anything else; tasks wait on it through
+gather: blocker <- waiter-1 <- waiter-2 <- the main task, and blocker <-
+waiter-1b <- waiter-3. A second thread's loop is blocked the same way in its
+task "other-blocker-é", awaited by that loop's main task. Once both are
+blocked, OUT.json holds the process's own view of its tasks (the shape
+asyncio_graph.py writes) and READY is printed.
+"""
+
+import asyncio
+import json
+import os
+import sys
+import threading
+import time
+
+other_blocked = threading.Event()
+other_ids = {}
+
+
+def block(n, then):
+    if n == 0:
+        then()
+        time.sleep(3600)
+    else:
+        block(n - 1, then)
+
+
+async def inner(then):
+    block(2, then)
+
+
+async def outer(then):
+    await asyncio.sleep(0.2)  # lets every waiter start and gather before the loop blocks
+    await inner(then)
+
+
+async def gather_all(*aws):
+    await asyncio.gather(*aws)
+
+
+def chain(task):
+    frames = []
+    coro = task.get_coro()
+    while coro is not None and type(coro).__name__ in ("coroutine", "generator"):
+        frame = coro.cr_frame if hasattr(coro, "cr_frame") else coro.gi_frame
+        if frame is None:
+            break
+        frames.append({"function": frame.f_code.co_qualname, "file": frame.f_code.co_filename,
+                       "line": frame.f_lineno})
+        coro = coro.cr_await if hasattr(coro, "cr_await") else coro.gi_yieldfrom
+    return frames[::-1]
+
+
+def tasks_of(loop):
+    return [{"task_id": id(t), "task_name": t.get_name(), "call_stack": chain(t)}
+            for t in asyncio.all_tasks(loop)]
+
+
+def other_thread():
+    async def other_main():
+        other_ids["loop"] = asyncio.get_running_loop()
+        await asyncio.gather(asyncio.create_task(outer(other_blocked.set), name="other-blocker-é"))
+
+    other_ids["thread_id"] = threading.get_native_id()
+    asyncio.run(other_main())
+
+
+async def main_task(out):
+    loop = asyncio.get_running_loop()
+
+    def record():
+        other_blocked.wait()
+        threads = [
+            {"thread_id": threading.get_native_id(), "tasks": tasks_of(loop)},
+            {"thread_id": other_ids["thread_id"], "tasks": tasks_of(other_ids["loop"])},
+        ]
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump({"pid": os.getpid(), "threads": threads}, f, ensure_ascii=False)
+        print("READY", flush=True)
+
+    blocker = asyncio.create_task(outer(record), name="blocker")
+    waiter1 = asyncio.create_task(gather_all(blocker), name="waiter-1")
+    waiter1b = asyncio.create_task(gather_all(blocker), name="waiter-1b")
+    waiter2 = asyncio.create_task(gather_all(waiter1), name="waiter-2")
+    asyncio.create_task(gather_all(waiter1b), name="waiter-3")
+    await asyncio.gather(waiter2)
+
+
+def main():
+    threading.Thread(target=other_thread, daemon=True).start()
+    asyncio.run(main_task(sys.argv[1]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+package dev.remora.domain.asyncio;
+
+import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.objects.MalformedObjectException;
+import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.domain.offsets.VersionLayout;
+import dev.remora.ports.MemoryAccessException;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A thread's frames from the innermost one out to the running task's own coroutine frame: what the
+ * task is doing right now, including plain functions it called. Entry frames carry no code and are
+ * skipped, as in a stack dump. The task's frame is recognised by its address: code objects are
+ * shared by recursive calls and cannot tell it apart.
+ */
+final class RunningFrames {
+
+    /** Deeper than any real stack; a longer chain is garbage. */
+    static final int MAX_DEPTH = 1 << 18;
+
+    private final AsyncContext context;
+    private final DebugOffsets.Frame frame;
+    private final VersionLayout layout;
+    private final byte[] buffer;
+
+    RunningFrames(AsyncContext context) {
+        this.context = context;
+        this.frame = context.offsets().frame();
+        this.layout = context.offsets().layout();
+        this.buffer = new byte[(int) frame.size()];
+    }
+
+    /** @param taskFrame the address of the running task's coroutine frame, where the stack is cut */
+    List<FrameInfo> frames(long interpreter, long threadState, long taskFrame)
+            throws MemoryAccessException, MalformedObjectException, InconsistentGraph {
+        List<FrameInfo> frames = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
+        long address = context.reader().readLong(threadState + context.offsets().thread().currentFrame());
+        while (address != 0) {
+            if (!seen.add(address) || seen.size() > MAX_DEPTH) {
+                throw new InconsistentGraph("frame chain of thread state 0x%x %s".formatted(threadState,
+                        seen.size() > MAX_DEPTH ? "is deeper than " + MAX_DEPTH : "loops"));
+            }
+            context.reader().read(address, buffer, 0, buffer.length);
+            int owner = buffer[(int) frame.owner()] & 0xFF;
+            if (owner > layout.maxFrameOwner()) {
+                throw new InconsistentGraph("frame at 0x%x has an invalid owner %d".formatted(address, owner));
+            }
+            long executable = layout.untagExecutable(Bytes.getLong(buffer, frame.executable()));
+            if (!layout.isEntryFrameOwner(owner) && executable != 0) {
+                frames.add(context.codes().frame(interpreter, executable, Bytes.getLong(buffer, frame.instrPtr())));
+            }
+            if (address == taskFrame) {
+                return frames;
+            }
+            address = Bytes.getLong(buffer, frame.previous());
+        }
+        // The task is running but not inside its coroutine: the C code of its step runs before the
+        // coroutine resumes or after it yielded (scheduling what comes next, say). The whole stack
+        // is what the task is doing; CPython gives the same.
+        return frames;
+    }
+}
