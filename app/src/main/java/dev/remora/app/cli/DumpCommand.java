@@ -1,6 +1,10 @@
 package dev.remora.app.cli;
 
 import dev.remora.app.output.DumpWriter;
+import dev.remora.app.output.asyncio.AsyncJsonWriter;
+import dev.remora.app.output.asyncio.AsyncTextWriter;
+import dev.remora.app.output.asyncio.AsyncWriter;
+import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.app.output.JsonDumpWriter;
 import dev.remora.app.output.SourceLines;
 import dev.remora.app.output.TextDumpWriter;
@@ -37,6 +41,13 @@ public final class DumpCommand implements Callable<Integer> {
     @Option(names = "--no-gc", description = "Do not show a <GC> frame where a garbage collection is running (3.15+).")
     boolean noGc;
 
+    @Option(names = "--async-aware", description = "Show asyncio tasks, their coroutine stacks and who awaits them (3.14+).")
+    boolean asyncAware;
+
+    @Option(names = "--async-mode", paramLabel = "all|running", defaultValue = "all",
+            description = "With --async-aware: every task (default), or each thread's running task and its awaiters.")
+    String asyncMode;
+
     @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format (default: text).")
     Format format;
 
@@ -44,6 +55,15 @@ public final class DumpCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         try (TargetOptions.Ports ports = target.open(spec.commandLine().getParseResult())) {
             PythonProcess process = target.attach(ports);
+            if (asyncAware) {
+                AsyncSnapshot snapshot = process.asyncSnapshot(AsyncModeOption.parse(asyncMode));
+                AsyncWriter writer = switch (format) {
+                    case text -> new AsyncTextWriter(new SourceLines(ports.image()));
+                    case json -> new AsyncJsonWriter();
+                };
+                writer.write(snapshot, spec.commandLine().getOut());
+                return 0;
+            }
             var stacks = process.snapshot(new SnapshotOptions(allThreads, nativeFrames, !noGc, true));
             target.check(stacks);
             DumpWriter writer = switch (format) {

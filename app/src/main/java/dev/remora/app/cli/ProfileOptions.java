@@ -2,6 +2,7 @@ package dev.remora.app.cli;
 
 import dev.remora.app.output.profile.PstatsTable;
 import dev.remora.app.profiling.SamplingRate;
+import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.profile.ProfileMode;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -32,6 +33,13 @@ public final class ProfileOptions {
 
     @Option(names = "--no-gc", description = "Do not show <GC> frames for running garbage collections (3.15+).")
     boolean noGc;
+
+    @Option(names = "--async-aware", description = "Sample asyncio task chains instead of thread stacks (3.14+).")
+    boolean asyncAware;
+
+    @Option(names = "--async-mode", paramLabel = "running|all", defaultValue = "running",
+            description = "With --async-aware: the running task's chain per thread (default), or every task's.")
+    String asyncModeName;
 
     @Option(names = "--realtime-stats", description = "Print the sampling rate and error rate live on stderr.")
     boolean realtimeStats;
@@ -76,6 +84,15 @@ public final class ProfileOptions {
             if (jsonl) return OutputFormat.jsonl;
             return OutputFormat.pstats;
         }
+    }
+
+    /** The async mode, after checking the options that cannot go with it, as CPython's profiler does. */
+    AsyncMode asyncMode() {
+        if (asyncAware && (nativeFrames || noGc || allThreads || mode != ProfileMode.WALL)) {
+            throw new UserError("--async-aware cannot be combined with --native, --no-gc, -a or --mode other than wall",
+                    UserErrorHandler.EXIT_USAGE);
+        }
+        return AsyncModeOption.parse(asyncModeName);
     }
 
     OutputFormat format() {

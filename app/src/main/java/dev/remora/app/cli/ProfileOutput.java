@@ -44,7 +44,11 @@ final class ProfileOutput {
 
     static ProfileOutput prepare(ProfileOptions options, int pid, PrintWriter out, PrintWriter err) throws IOException {
         OutputFormat format = options.format();
+        // Option mistakes fail before anything is attached or sampled.
         options.sortKey();
+        if (options.asyncAware) {
+            options.asyncMode();
+        }
         Optional<Path> file = Optional.ofNullable(options.output);
         if (file.isPresent() && Files.isDirectory(file.get())) {
             file = Optional.of(file.get().resolve(format.defaultFileName(pid)));

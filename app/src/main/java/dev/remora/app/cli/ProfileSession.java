@@ -3,6 +3,8 @@ package dev.remora.app.cli;
 import dev.remora.app.profiling.Sampler;
 import dev.remora.app.profiling.SamplerListener;
 import dev.remora.app.profiling.SamplerProgress;
+import dev.remora.domain.asyncio.AsyncMode;
+import dev.remora.domain.asyncio.TaskStacks;
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileBuilder;
 import dev.remora.domain.profile.ProfileInfo;
@@ -47,11 +49,8 @@ final class ProfileSession {
         ProfileInfo info = new ProfileInfo(process.pid(), process.version().toString(), process.backendName(), options.mode,
                 options.rate.intervalNanos(), System.currentTimeMillis());
         ProfileBuilder builder = new ProfileBuilder(info);
-        boolean cpuState = options.mode == ProfileMode.CPU || options.format() == OutputFormat.gecko;
-        SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState);
-        Sampler sampler = new Sampler(process, builder,
-                new Sampler.Settings(options.rate.intervalNanos(), options.durationNanos(), walk, WINDOW_NANOS),
-                new Listener());
+        Sampler sampler = new Sampler(source(), builder,
+                new Sampler.Settings(options.rate.intervalNanos(), options.durationNanos(), WINDOW_NANOS), new Listener());
 
         AtomicBoolean interrupted = new AtomicBoolean();
         CountDownLatch written = new CountDownLatch(1);
@@ -82,6 +81,17 @@ final class ProfileSession {
                 // Already running: it is waiting for the countDown above.
             }
         }
+    }
+
+    /** What each sample reads: thread stacks, or with --async-aware the chains of asyncio tasks. */
+    private Sampler.Source source() {
+        if (options.asyncAware) {
+            AsyncMode mode = options.asyncMode();
+            return builder -> TaskStacks.feed(process.asyncSnapshot(mode), builder);
+        }
+        boolean cpuState = options.mode == ProfileMode.CPU || options.format() == OutputFormat.gecko;
+        SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState);
+        return builder -> process.sample(walk, builder);
     }
 
     private void nameThreads(Profile profile) {

@@ -3,8 +3,6 @@ package dev.remora.app.profiling;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.profile.ProfileBuilder;
 import dev.remora.domain.profile.SamplingStats;
-import dev.remora.domain.walk.PythonProcess;
-import dev.remora.domain.walk.SnapshotOptions;
 
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -22,16 +20,22 @@ public final class Sampler {
     /**
      * @param durationNanos how long to sample, or 0 for as long as the target lives
      */
-    public record Settings(long intervalNanos, long durationNanos, SnapshotOptions walk, long windowNanos) {}
+    public record Settings(long intervalNanos, long durationNanos, long windowNanos) {}
 
-    private final PythonProcess process;
+    /** One sample's worth of walking, fed into the profile. */
+    @FunctionalInterface
+    public interface Source {
+        void sampleInto(ProfileBuilder builder) throws InspectionException;
+    }
+
+    private final Source source;
     private final ProfileBuilder builder;
     private final Settings settings;
     private final SamplerListener listener;
     private boolean targetExited;
 
-    public Sampler(PythonProcess process, ProfileBuilder builder, Settings settings, SamplerListener listener) {
-        this.process = process;
+    public Sampler(Source source, ProfileBuilder builder, Settings settings, SamplerListener listener) {
+        this.source = source;
         this.builder = builder;
         this.settings = settings;
         this.listener = listener;
@@ -65,7 +69,7 @@ public final class Sampler {
             builder.beginSample(now - start);
             attempts++;
             try {
-                process.sample(settings.walk(), builder);
+                source.sampleInto(builder);
             } catch (InspectionException.TargetGone gone) {
                 attempts--;
                 targetExited = true;
