@@ -1,12 +1,22 @@
 package dev.remora.app.output;
 
 /** The few pieces of JSON syntax the writers need; keeps the app free of a JSON library. */
-final class Json {
+public final class Json {
 
     private Json() {}
 
-    static String string(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+    /**
+     * A JSON string. Names come from the target and can hold anything a Python str can, lone
+     * surrogates included: those are escaped, so the document stays valid in any encoding.
+     */
+    public static String string(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 2);
+        appendString(b, s);
+        return b.toString();
+    }
+
+    public static void appendString(StringBuilder b, String s) {
+        b.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
@@ -16,7 +26,10 @@ final class Json {
                 case '\r' -> b.append("\\r");
                 case '\t' -> b.append("\\t");
                 default -> {
-                    if (c < 0x20) {
+                    boolean paired = Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+                    if (paired) {
+                        b.append(c).append(s.charAt(++i));
+                    } else if (c < 0x20 || Character.isSurrogate(c)) {
                         b.append("\\u%04x".formatted((int) c));
                     } else {
                         b.append(c);
@@ -24,11 +37,11 @@ final class Json {
                 }
             }
         }
-        return b.append('"').toString();
+        b.append('"');
     }
 
     /** A number, or null where the value is absent (negative). */
-    static String optionalNumber(int value) {
+    public static String optionalNumber(int value) {
         return value < 0 ? "null" : Integer.toString(value);
     }
 }

@@ -1,5 +1,6 @@
 package dev.remora.app.output.asyncio;
 
+import dev.remora.app.output.Json;
 import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.asyncio.AsyncTask;
 import dev.remora.domain.asyncio.AsyncThread;
@@ -29,8 +30,8 @@ public final class AsyncJsonWriter implements AsyncWriter {
     public void write(AsyncSnapshot snapshot, PrintWriter out) {
         StringBuilder b = new StringBuilder(4096);
         b.append("{\"pid\": ").append(snapshot.pid())
-                .append(", \"python_version\": ").append(JsonStrings.quote(snapshot.pythonVersion().toString()))
-                .append(", \"async\": {\"mode\": ").append(JsonStrings.quote(snapshot.mode().label()))
+                .append(", \"python_version\": ").append(Json.string(snapshot.pythonVersion().toString()))
+                .append(", \"async\": {\"mode\": ").append(Json.string(snapshot.mode().label()))
                 .append(", \"threads\": [");
         String sep = "";
         for (AsyncThread thread : snapshot.threads()) {
@@ -51,7 +52,7 @@ public final class AsyncJsonWriter implements AsyncWriter {
 
     private static void task(StringBuilder b, AsyncTask task) {
         b.append("{\"task_id\": ").append(task.taskId())
-                .append(", \"task_name\": ").append(JsonStrings.quote(task.name()))
+                .append(", \"task_name\": ").append(Json.string(task.name()))
                 .append(", \"coroutine_stack\": [");
         String sep = "";
         for (CoroutineStack c : task.coroutineStack()) {
@@ -74,12 +75,12 @@ public final class AsyncJsonWriter implements AsyncWriter {
         String sep = "";
         for (FrameInfo f : frames) {
             SourceLocation l = f.location();
-            b.append(sep).append("{\"function\": ").append(JsonStrings.quote(f.function()))
-                    .append(", \"file\": ").append(JsonStrings.quote(f.file()))
-                    .append(", \"line\": ").append(JsonStrings.optionalNumber(l.line()))
-                    .append(", \"end_line\": ").append(JsonStrings.optionalNumber(l.endLine()))
-                    .append(", \"column\": ").append(JsonStrings.optionalNumber(l.column()))
-                    .append(", \"end_column\": ").append(JsonStrings.optionalNumber(l.endColumn()))
+            b.append(sep).append("{\"function\": ").append(Json.string(f.function()))
+                    .append(", \"file\": ").append(Json.string(f.file()))
+                    .append(", \"line\": ").append(Json.optionalNumber(l.line()))
+                    .append(", \"end_line\": ").append(Json.optionalNumber(l.endLine()))
+                    .append(", \"column\": ").append(Json.optionalNumber(l.column()))
+                    .append(", \"end_column\": ").append(Json.optionalNumber(l.endColumn()))
                     .append('}');
             sep = ", ";
         }

@@ -1,5 +1,7 @@
 package dev.remora.app.output.profile;
 
+import dev.remora.app.output.Json;
+
 /**
  * Builds one line of compact JSON. Commas are placed by the builder, strings are escaped so that
  * every line is valid JSON whatever a target's names contain (lone surrogates included).
@@ -97,27 +99,6 @@ final class JsonText {
     }
 
     private void string(String s) {
-        b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    boolean pairedSurrogate = Character.isHighSurrogate(c) && i + 1 < s.length()
-                            && Character.isLowSurrogate(s.charAt(i + 1))
-                            || Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
-                    if (c < 0x20 || Character.isSurrogate(c) && !pairedSurrogate) {
-                        b.append("\\u%04x".formatted((int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        b.append('"');
+        Json.appendString(b, s);
     }
 }
