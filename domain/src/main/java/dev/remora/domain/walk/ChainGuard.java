@@ -6,15 +6,24 @@ package dev.remora.domain.walk;
  */
 final class ChainGuard {
 
-    private final int maxLength;
+    private int maxLength;
     private long saved;
-    private int power = 1;
+    private int power;
     private int sinceSaved;
     private int length;
 
     ChainGuard(int maxLength, long start) {
+        restart(maxLength, start);
+    }
+
+    /** Starts guarding a new chain: one guard serves walk after walk without allocating. */
+    ChainGuard restart(int maxLength, long start) {
         this.maxLength = maxLength;
         this.saved = start;
+        this.power = 1;
+        this.sinceSaved = 0;
+        this.length = 0;
+        return this;
     }
 
     /** Records a step to {@code next}; false when the chain looped or grew past its cap. */

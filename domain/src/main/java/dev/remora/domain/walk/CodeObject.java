@@ -4,8 +4,6 @@ import dev.remora.domain.linetable.LineTable;
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.model.FrameInfo;
 
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * A decoded code object of the target, with the frames it has produced so far memoised by
@@ -13,7 +11,6 @@ import java.util.Map;
  */
 final class CodeObject {
 
-    private static final int MAX_MEMOISED = 4096;
 
     private final String qualname;
     private final String filename;
@@ -23,7 +20,7 @@ final class CodeObject {
     private final long codeStart;
     private final long qualnamePointer;
     private final long lineTablePointer;
-    private final Map<Integer, FrameInfo> frames = new HashMap<>();
+    private final FramesByInstruction frames = new FramesByInstruction();
 
     CodeObject(String qualname, String filename, byte[] lineTable, int firstLineNo, long codeStart,
                long qualnamePointer, long lineTablePointer) {
@@ -53,9 +50,7 @@ final class CodeObject {
         FrameInfo known = frames.get(index);
         if (known == null) {
             known = new FrameInfo(qualname, filename, LineTable.locate(lineTable, lineTable.length, firstLineNo, index));
-            if (frames.size() < MAX_MEMOISED) {
-                frames.put(index, known);
-            }
+            frames.put(index, known);
         }
         return known;
     }

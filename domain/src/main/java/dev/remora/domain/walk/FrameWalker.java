@@ -25,6 +25,7 @@ final class FrameWalker {
     private final DebugOffsets.Frame offsets;
     private final VersionLayout layout;
     private final byte[] frame;
+    private final ChainGuard guard = new ChainGuard(MAX_DEPTH, 0);
 
     FrameWalker(SnapshotReader reader, DebugOffsets offsets) {
         this.reader = reader;
@@ -41,7 +42,7 @@ final class FrameWalker {
      */
     Optional<String> walk(long first, CodeObjects codes, FrameCache cache, SnapshotOptions options, long gcFrame,
                           StackVisitor visitor) throws MemoryAccessException {
-        ChainGuard guard = new ChainGuard(MAX_DEPTH, first);
+        ChainGuard guard = this.guard.restart(MAX_DEPTH, first);
         long address = first;
         int emitted = 0;
         try {

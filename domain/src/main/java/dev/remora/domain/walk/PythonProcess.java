@@ -17,13 +17,9 @@ import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.ProcessImage;
 import dev.remora.ports.RemoteMemory;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * An attached CPython process: finds its runtime once, then walks its interpreters, threads and frames
@@ -45,16 +41,20 @@ public final class PythonProcess {
     private final ThreadStatusReader statusReader;
     private final FrameWalker walker;
     private final Map<Long, CodeObjects> codesByInterpreter = new HashMap<>();
-    private final Map<Long, FrameCache> frameCaches = new HashMap<>();
-    /** Thread states met in the current walk; caches of the others are dropped after it. */
-    private final Set<Long> threadsSeen = new HashSet<>();
+    private final FrameCaches frameCaches = new FrameCaches();
+    private final ChainGuard interpreterGuard = new ChainGuard(MAX_INTERPRETERS, 0);
+    private final ChainGuard threadGuard = new ChainGuard(MAX_THREADS, 0);
+    /** The thread states of the interpreter being walked. */
+    private long[] threads = new long[64];
+    private int threadCount;
+    /** The interpreter walked last and its code objects: most processes have only one. */
+    private long lastInterpreter;
+    private CodeObjects lastCodes;
     private final byte[] interpreter;
     private final long interpreterStart;
     private final byte[] tstate;
     private AsyncGraphBuilder asyncio;
     private long walks;
-    private long retiredFrameHits;
-    private long retiredFrameMisses;
 
     private PythonProcess(ProcessImage image, RemoteMemory memory, LocatedRuntime runtime) {
         this.image = image;
@@ -97,15 +97,13 @@ public final class PythonProcess {
     }
 
     public WalkStats stats() {
-        long codeHits = 0, codeMisses = 0, frameHits = retiredFrameHits, frameMisses = retiredFrameMisses;
+        long codeHits = 0, codeMisses = 0, frameHits = 0, frameMisses = 0;
         for (CodeObjects c : codesByInterpreter.values()) {
             codeHits += c.hits();
             codeMisses += c.misses();
         }
-        for (FrameCache f : frameCaches.values()) {
-            frameHits += f.hits();
-            frameMisses += f.misses();
-        }
+        frameHits += frameCaches.hits();
+        frameMisses += frameCaches.misses();
         return new WalkStats(walks, codeHits, codeMisses, frameHits, frameMisses, reader.remoteReads(),
                 reader.remoteBytes());
     }
@@ -145,14 +143,14 @@ public final class PythonProcess {
     private void walk(SnapshotOptions options, StackVisitor visitor) throws InspectionException {
         walks++;
         reader.reset();
-        threadsSeen.clear();
+        frameCaches.beginWalk();
         try {
             long head = reader.readLong(runtime.address() + offsets.runtime().interpretersHead());
             if (head == 0) {
                 throw new InspectionException.Unreadable(
                         "process %d has no Python interpreter (not started yet, or shutting down)".formatted(image.pid()));
             }
-            ChainGuard guard = new ChainGuard(MAX_INTERPRETERS, head);
+            ChainGuard guard = interpreterGuard.restart(MAX_INTERPRETERS, head);
             for (long interp = head; interp != 0; ) {
                 long next = interpreter(interp, options, visitor);
                 if (next != 0 && !guard.step(next)) {
@@ -163,7 +161,7 @@ public final class PythonProcess {
         } catch (MemoryAccessException e) {
             throw Failures.from(e, image.pid());
         }
-        retireFrameCachesOfGoneThreads();
+        frameCaches.endWalk();
     }
 
     /** Walks one interpreter's threads; returns the next interpreter's address. */
@@ -175,16 +173,21 @@ public final class PythonProcess {
         long next = interpreterLong(io.next());
         long gilHolder = Bytes.getInt(interpreter, io.gilLocked() - interpreterStart) != 0 ? interpreterLong(io.gilHolder()) : 0;
         long gcFrame = io.gcFrame().isPresent() ? interpreterLong(io.gcFrame().getAsLong()) : 0;
-        CodeObjects codes = codesByInterpreter.computeIfAbsent(address, a -> new CodeObjects(reader, objects, offsets));
+        if (address != lastInterpreter || lastCodes == null) {
+            lastCodes = codesByInterpreter.computeIfAbsent(address, a -> new CodeObjects(reader, objects, offsets));
+            lastInterpreter = address;
+        }
+        CodeObjects codes = lastCodes;
         if (io.codeObjectGeneration().isPresent()) {
             codes.observeGeneration(interpreterLong(io.codeObjectGeneration().getAsLong()));
         }
-        List<Long> threads = threadStates(interpreterLong(io.threadsHead()));
+        readThreadStates(interpreterLong(io.threadsHead()));
         // 3.14+ names the main thread; before that it is the oldest thread state, the last in the list.
         long main = io.threadsMain().isPresent() ? interpreterLong(io.threadsMain().getAsLong())
-                : threads.isEmpty() ? 0 : threads.getLast();
+                : threadCount == 0 ? 0 : threads[threadCount - 1];
         visitor.beginInterpreter(id);
-        for (long t : threads) {
+        for (int i = 0; i < threadCount; i++) {
+            long t = threads[i];
             if (options.allThreads() || t == main) {
                 thread(id, t, t == main, gilHolder, gcFrame, codes, options, visitor);
             }
@@ -205,18 +208,21 @@ public final class PythonProcess {
         return Math.min(first, io.gcFrame().orElse(first));
     }
 
-    private List<Long> threadStates(long head) throws MemoryAccessException, InspectionException {
-        List<Long> threads = new ArrayList<>();
-        ChainGuard guard = new ChainGuard(MAX_THREADS, head);
+    /** Fills {@link #threads} with the interpreter's thread states, newest first. */
+    private void readThreadStates(long head) throws MemoryAccessException, InspectionException {
+        threadCount = 0;
+        ChainGuard guard = threadGuard.restart(MAX_THREADS, head);
         for (long t = head; t != 0; ) {
-            threads.add(t);
+            if (threadCount == threads.length) {
+                threads = java.util.Arrays.copyOf(threads, threadCount * 2);
+            }
+            threads[threadCount++] = t;
             long next = reader.readLong(t + offsets.thread().next());
             if (next != 0 && !guard.step(next)) {
                 throw corruptList("thread", guard);
             }
             t = next;
         }
-        return threads;
     }
 
     private void thread(long interpreterId, long address, boolean main, long gilHolder, long gcFrame, CodeObjects codes,
@@ -227,22 +233,9 @@ public final class PythonProcess {
         if (!visitor.beginThread(interpreterId, nativeId, status)) {
             return;
         }
-        threadsSeen.add(address);
-        FrameCache cache = frameCaches.computeIfAbsent(address, a -> new FrameCache());
+        FrameCache cache = frameCaches.forThread(address);
         long first = Bytes.getLong(tstate, offsets.thread().currentFrame());
         visitor.endThread(walker.walk(first, codes, cache, options, gcFrame, visitor));
-    }
-
-    private void retireFrameCachesOfGoneThreads() {
-        var entries = frameCaches.entrySet().iterator();
-        while (entries.hasNext()) {
-            var entry = entries.next();
-            if (!threadsSeen.contains(entry.getKey())) {
-                retiredFrameHits += entry.getValue().hits();
-                retiredFrameMisses += entry.getValue().misses();
-                entries.remove();
-            }
-        }
     }
 
     private InspectionException corruptList(String what, ChainGuard guard) {
