@@ -14,6 +14,9 @@ import java.util.Arrays;
  */
 public final class SnapshotReader {
 
+    /** Changes of the stack met by one walk before it stops using prefetched bytes. */
+    private static final int MAX_REFRESHES = 4;
+    private static final int MAX_REGIONS = 1 << 14;
     /** Ranges closer than this are fetched as one: the bytes between cost less than another range. */
     private static final int MERGE_GAP = 256;
     private static final int MAX_RECORDED = 1 << 14;
@@ -32,8 +35,14 @@ public final class SnapshotReader {
     private int[] regionLength = new int[256];
     private int[] regionOffset = new int[256];
     private int regions;
+    private int refreshes;
     private byte[] regionBytes = new byte[64 * 1024];
     private long[] sortKeys = new long[256];
+    // The walk the current regions were planned from, and how many regions that plan has.
+    private long[] plannedStart = new long[256];
+    private int[] plannedLength = new int[256];
+    private int plannedFrom;
+    private int planned;
 
     private long remoteReads;
     private long remoteBytes;
@@ -45,16 +54,41 @@ public final class SnapshotReader {
 
     /** Starts a new snapshot: fetches, in one batch, what the last snapshot read. */
     public void reset() {
-        planRegions();
+        if (!sameAsPlanned()) {
+            planRegions();
+            keepPlan();
+        }
         recorded = 0;
-        if (regions == 0) {
+        refreshes = 0;
+        if (planned == 0) {
+            regions = 0;
             return;
         }
         batches++;
         remoteReads++;
-        int total = regionOffset[regions - 1] + regionLength[regions - 1];
-        remoteBytes += total;
-        regions = memory.readPrefix(regionStart, regionLength, regionBytes, regionOffset, regions);
+        remoteBytes += regionOffset[planned - 1] + regionLength[planned - 1];
+        regions = memory.readPrefix(regionStart, regionLength, regionBytes, regionOffset, planned);
+    }
+
+    /**
+     * Whether the walk just ended read exactly what the walk the regions were planned from read: the
+     * steady state of a sampler, where sorting and merging again would give the same regions.
+     */
+    private boolean sameAsPlanned() {
+        return recorded == plannedFrom
+                && Arrays.equals(recordedStart, 0, recorded, plannedStart, 0, recorded)
+                && Arrays.equals(recordedLength, 0, recorded, plannedLength, 0, recorded);
+    }
+
+    private void keepPlan() {
+        planned = regions;
+        plannedFrom = recorded;
+        if (plannedStart.length < recorded) {
+            plannedStart = new long[recordedStart.length];
+            plannedLength = new int[recordedStart.length];
+        }
+        System.arraycopy(recordedStart, 0, plannedStart, 0, recorded);
+        System.arraycopy(recordedLength, 0, plannedLength, 0, recorded);
     }
 
     public RemoteMemory memory() {
@@ -78,6 +112,9 @@ public final class SnapshotReader {
 
     public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
         int region = regionHolding(address, length);
+        if (region < 0 && regions > 0) {
+            region = refreshWith(address, length);
+        }
         if (region >= 0) {
             System.arraycopy(regionBytes, regionOffset[region] + (int) (address - regionStart[region]), dst, offset, length);
         } else {
@@ -87,6 +124,54 @@ public final class SnapshotReader {
         }
         // Only ranges that could be read are fetched again: one bad range would cut the batch short.
         record(address, length);
+    }
+
+    /**
+     * A walk that leaves the prefetched ranges has met a changed stack. Bytes fetched before the
+     * change must not be mixed with bytes read after it (a frame's {@code previous} from now followed
+     * into a frame from then makes a stack that never existed), so the planned ranges are fetched
+     * again together with the new one, in one batch; after a few such changes the walk reads on its
+     * own and uses no prefetched bytes at all.
+     *
+     * @return the region now holding the range, or -1
+     */
+    private int refreshWith(long address, int length) {
+        if (++refreshes > MAX_REFRESHES || planned + 1 > MAX_REGIONS) {
+            regions = 0;
+            return -1;
+        }
+        int end = regionOffset[planned - 1] + regionLength[planned - 1];
+        if (regionStart.length == planned) {
+            growRegions();
+        }
+        if (regionBytes.length < end + length) {
+            regionBytes = Arrays.copyOf(regionBytes, Math.max(end + length, regionBytes.length * 2));
+        }
+        regionStart[planned] = address;
+        regionLength[planned] = length;
+        regionOffset[planned] = end;
+        batches++;
+        remoteReads++;
+        remoteBytes += end + length;
+        int whole = memory.readPrefix(regionStart, regionLength, regionBytes, regionOffset, planned + 1);
+        // The extra range sits last and out of address order: serve it once, search only the sorted ones.
+        regions = Math.min(whole, planned);
+        return whole == planned + 1 ? planned : -1;
+    }
+
+    /**
+     * Reads ranges afresh, all in one batch, bypassing what this snapshot holds: for checking that
+     * what a walk saw still stands.
+     *
+     * @return how many ranges, from the first, arrived whole
+     */
+    public int readTogether(long[] addresses, int[] lengths, byte[] dst, int[] dstOffsets, int count) {
+        batches++;
+        remoteReads++;
+        for (int i = 0; i < count; i++) {
+            remoteBytes += lengths[i];
+        }
+        return memory.readPrefix(addresses, lengths, dst, dstOffsets, count);
     }
 
     public long readLong(long address) throws MemoryAccessException {
@@ -163,15 +248,19 @@ public final class SnapshotReader {
         addRegion(start, end, total);
     }
 
+    private void growRegions() {
+        regionStart = Arrays.copyOf(regionStart, regionStart.length * 2);
+        regionLength = Arrays.copyOf(regionLength, regionLength.length * 2);
+        regionOffset = Arrays.copyOf(regionOffset, regionOffset.length * 2);
+    }
+
     private int addRegion(long start, long end, int offset) {
         int length = (int) Math.min(end - start, MAX_PREFETCH_BYTES);
         if (offset + length > MAX_PREFETCH_BYTES) {
             return offset;
         }
         if (regions == regionStart.length) {
-            regionStart = Arrays.copyOf(regionStart, regions * 2);
-            regionLength = Arrays.copyOf(regionLength, regions * 2);
-            regionOffset = Arrays.copyOf(regionOffset, regions * 2);
+            growRegions();
         }
         if (regionBytes.length < offset + length) {
             regionBytes = Arrays.copyOf(regionBytes, Math.max(offset + length, regionBytes.length * 2));

@@ -18,6 +18,8 @@ import java.util.Optional;
  */
 final class FrameWalker {
 
+    private static final Optional<String> CHANGED = Optional.of("the stack changed while it was read");
+
     /** Deeper than any real stack (Python frames do not use the C stack since 3.11). */
     static final int MAX_DEPTH = 1 << 18;
 
@@ -26,12 +28,14 @@ final class FrameWalker {
     private final VersionLayout layout;
     private final byte[] frame;
     private final ChainGuard guard = new ChainGuard(MAX_DEPTH, 0);
+    private final ChainCheck check;
 
     FrameWalker(SnapshotReader reader, DebugOffsets offsets) {
         this.reader = reader;
         this.offsets = offsets.frame();
         this.layout = offsets.layout();
         this.frame = new byte[(int) this.offsets.size()];
+        this.check = new ChainCheck(offsets);
     }
 
     /**
@@ -40,14 +44,17 @@ final class FrameWalker {
      * @param gcFrame the frame that started a running garbage collection, or 0
      * @return why the walk stopped early, if it did
      */
-    Optional<String> walk(long first, CodeObjects codes, FrameCache cache, SnapshotOptions options, long gcFrame,
-                          StackVisitor visitor) throws MemoryAccessException {
+    Optional<String> walk(long first, long currentFrameField, CodeObjects codes, FrameCache cache,
+                          SnapshotOptions options, long gcFrame, StackVisitor visitor) throws MemoryAccessException {
         ChainGuard guard = this.guard.restart(MAX_DEPTH, first);
         long address = first;
         int emitted = 0;
+        check.begin();
         try {
             while (address != 0) {
                 reader.read(address, frame, 0, frame.length);
+                check.add(address, Bytes.getLong(frame, offsets.previous()), Bytes.getLong(frame, offsets.executable()),
+                        Bytes.getLong(frame, offsets.instrPtr()));
                 int owner = frame[(int) offsets.owner()] & 0xFF;
                 if (owner > layout.maxFrameOwner()) {
                     return Optional.of("frame at 0x%x has an invalid owner %d".formatted(address, owner));
@@ -75,7 +82,7 @@ final class FrameWalker {
                 }
                 address = previous;
             }
-            return Optional.empty();
+            return check.holds(reader, currentFrameField, first) ? Optional.empty() : CHANGED;
         } catch (MalformedObjectException e) {
             return Optional.of(e.getMessage());
         } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {

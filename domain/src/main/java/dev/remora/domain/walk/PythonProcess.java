@@ -235,7 +235,7 @@ public final class PythonProcess {
         }
         FrameCache cache = frameCaches.forThread(address);
         long first = Bytes.getLong(tstate, offsets.thread().currentFrame());
-        visitor.endThread(walker.walk(first, codes, cache, options, gcFrame, visitor));
+        visitor.endThread(walker.walk(first, address + offsets.thread().currentFrame(), codes, cache, options, gcFrame, visitor));
     }
 
     private InspectionException corruptList(String what, ChainGuard guard) {

@@ -1,0 +1,99 @@
+package dev.remora.app.profile;
+
+import dev.remora.adapters.procmem.ProcfsProcessImage;
+import dev.remora.adapters.vmreadv.VmReadvMemory;
+import dev.remora.app.testing.ScratchDir;
+import dev.remora.app.testing.TargetInterpreter;
+import dev.remora.app.testing.TargetInterpreters;
+import dev.remora.domain.InspectionException;
+import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.ThreadStack;
+import dev.remora.domain.walk.PythonProcess;
+import dev.remora.domain.walk.SnapshotOptions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Caches must never produce a stack that did not exist: on a target whose stack changes all the time,
+ * stacks from a long-lived (cached) reader and from fresh readers obey the target's call graph.
+ * Reading a running process is not atomic; without the walk's re-check of the links it used, a
+ * quarter of such samples were chimeras. What can still slip through (a change and its undoing
+ * inside one re-check read) is bounded here at one sample in a thousand.
+ */
+class PossibleStacksTest {
+
+    private static final Set<String> CALLS = Set.of("<module>|dispatch", "dispatch|a", "dispatch|b", "dispatch|c",
+            "dispatch|d", "a|b", "a|c", "b|leaf", "c|d", "d|leaf");
+
+    static List<TargetInterpreter> interpreters() {
+        return TargetInterpreters.all();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("interpreters")
+    void cachedAndFreshWalksSeeOnlyPossibleStacks(TargetInterpreter python) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-churn-")) {
+            Process target = new ProcessBuilder(python.scriptCommand(dir.copyResource("targets/churn.py"), List.of())).start();
+            try (VmReadvMemory memory = VmReadvMemory.open((int) target.pid())) {
+                assertThat(new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8)).readLine())
+                        .isEqualTo("READY");
+                ProcfsProcessImage image = ProcfsProcessImage.of((int) target.pid());
+                PythonProcess cached = PythonProcess.attach(image, memory);
+                List<String> cachedStacks = new ArrayList<>();
+                for (int i = 0; i < 5000; i++) {
+                    sample(cached).ifPresent(cachedStacks::add);
+                }
+                List<String> freshStacks = new ArrayList<>();
+                for (int i = 0; i < 2000; i++) {
+                    sample(PythonProcess.attach(image, memory)).ifPresent(freshStacks::add);
+                }
+                assertThat(new HashSet<>(cachedStacks)).as("distinct stacks seen through the caches").hasSizeGreaterThan(3);
+                assertThat(freshStacks).as("samples from fresh readers").hasSizeGreaterThan(500);
+                assertThat(impossible(cachedStacks)).as("impossible stacks from the cached reader")
+                        .hasSizeLessThanOrEqualTo(cachedStacks.size() / 1000);
+                assertThat(impossible(freshStacks)).as("impossible stacks from fresh readers")
+                        .hasSizeLessThanOrEqualTo(freshStacks.size() / 1000);
+            } finally {
+                target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** The main thread's functions, root first, joined by "|". */
+    private static java.util.Optional<String> sample(PythonProcess process) throws InspectionException {
+        ThreadStack main = process.snapshot(SnapshotOptions.threads(false)).interpreters().getFirst().threads().getFirst();
+        if (main.problem().isPresent()) {
+            return java.util.Optional.empty();
+        }
+        List<String> functions = new ArrayList<>();
+        for (FrameInfo f : main.frames().reversed()) {
+            functions.add(f.function());
+        }
+        return java.util.Optional.of(String.join("|", functions));
+    }
+
+    private static List<String> impossible(java.util.Collection<String> stacks) {
+        List<String> bad = new ArrayList<>();
+        for (String stack : stacks) {
+            String[] f = stack.split("\\|");
+            for (int i = 0; i + 1 < f.length; i++) {
+                if (!CALLS.contains(f[i] + "|" + f[i + 1])) {
+                    bad.add(stack);
+                    break;
+                }
+            }
+        }
+        return bad;
+    }
+}

@@ -1,0 +1,130 @@
+package dev.remora.domain.walk;
+
+import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.SnapshotReader;
+import dev.remora.domain.offsets.DebugOffsets;
+
+import java.util.Arrays;
+
+/**
+ * Proves that a walked stack existed. A walk reads frame after frame while the target runs on, so it
+ * can stitch together frames from different moments into a stack that never was (a parent from one
+ * call path under a child from another). After the walk, the links it used — each frame's
+ * {@code previous} and executable, each parent's instruction, the thread's current frame — are read
+ * again all at once; if any moved, the stack is rejected. What passes is the stack as it stood at
+ * that second read.
+ */
+final class ChainCheck {
+
+    /** Frames nearer than this are read back as one range. */
+    private static final int MERGE_GAP = 512;
+
+    private final DebugOffsets.Frame frame;
+    private final int headerLength;
+    private long[] address = new long[256];
+    private long[] previous = new long[256];
+    private long[] executable = new long[256];
+    private long[] instrPtr = new long[256];
+    private int frames;
+
+    private long[] rangeStart = new long[64];
+    private int[] rangeLength = new int[64];
+    private int[] rangeOffset = new int[64];
+    private byte[] bytes = new byte[4096];
+
+    ChainCheck(DebugOffsets offsets) {
+        this.frame = offsets.frame();
+        this.headerLength = (int) (Math.max(frame.executable(), Math.max(frame.previous(), frame.instrPtr())) + 8);
+    }
+
+    void begin() {
+        frames = 0;
+    }
+
+    void add(long frameAddress, long previousFrame, long executableRaw, long instr) {
+        if (frames == address.length) {
+            address = Arrays.copyOf(address, frames * 2);
+            previous = Arrays.copyOf(previous, frames * 2);
+            executable = Arrays.copyOf(executable, frames * 2);
+            instrPtr = Arrays.copyOf(instrPtr, frames * 2);
+        }
+        address[frames] = frameAddress;
+        previous[frames] = previousFrame;
+        executable[frames] = executableRaw;
+        instrPtr[frames] = instr;
+        frames++;
+    }
+
+    /**
+     * @param currentFrameField where the thread state points at its current frame
+     * @param first the current frame the walk started from
+     * @return whether every link still holds
+     */
+    boolean holds(SnapshotReader reader, long currentFrameField, long first) {
+        int ranges = 0;
+        int offset = 0;
+        ranges = put(ranges, currentFrameField, 8, offset);
+        offset += 8;
+        long start = 0, end = 0;
+        for (int i = 0; i < frames; i++) {
+            long a = address[i], e = a + headerLength;
+            if (end > start && a >= start - MERGE_GAP && e <= end + MERGE_GAP) {
+                start = Math.min(start, a);
+                end = Math.max(end, e);
+                continue;
+            }
+            if (end > start) {
+                ranges = put(ranges, start, (int) (end - start), offset);
+                offset += (int) (end - start);
+            }
+            start = a;
+            end = e;
+        }
+        if (end > start) {
+            ranges = put(ranges, start, (int) (end - start), offset);
+            offset += (int) (end - start);
+        }
+        if (bytes.length < offset) {
+            bytes = new byte[Math.max(offset, bytes.length * 2)];
+        }
+        if (reader.readTogether(rangeStart, rangeLength, bytes, rangeOffset, ranges) != ranges) {
+            return false;
+        }
+        if (Bytes.getLong(bytes, 0) != first) {
+            return false;
+        }
+        for (int i = 0; i < frames; i++) {
+            int at = locate(address[i], ranges);
+            if (Bytes.getLong(bytes, at + (int) frame.previous()) != previous[i]
+                    || Bytes.getLong(bytes, at + (int) frame.executable()) != executable[i]
+                    // The innermost frame runs on while it is read; its callers wait at their calls.
+                    || i > 0 && Bytes.getLong(bytes, at + (int) frame.instrPtr()) != instrPtr[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int put(int ranges, long start, int length, int offset) {
+        if (ranges == rangeStart.length) {
+            rangeStart = Arrays.copyOf(rangeStart, ranges * 2);
+            rangeLength = Arrays.copyOf(rangeLength, ranges * 2);
+            rangeOffset = Arrays.copyOf(rangeOffset, ranges * 2);
+        }
+        rangeStart[ranges] = start;
+        rangeLength[ranges] = length;
+        rangeOffset[ranges] = offset;
+        return ranges + 1;
+    }
+
+    /** Where a frame's header sits in {@link #bytes}. */
+    private int locate(long frameAddress, int ranges) {
+        for (int r = 1; r < ranges; r++) {
+            long delta = frameAddress - rangeStart[r];
+            if (delta >= 0 && delta + headerLength <= rangeLength[r]) {
+                return rangeOffset[r] + (int) delta;
+            }
+        }
+        throw new IllegalStateException("frame 0x%x not among the ranges read back".formatted(frameAddress));
+    }
+}
