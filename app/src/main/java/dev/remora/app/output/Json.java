@@ -1,5 +1,10 @@
 package dev.remora.app.output;
 
+import dev.remora.domain.linetable.SourceLocation;
+import dev.remora.domain.model.FrameInfo;
+
+import java.util.List;
+
 /** The few pieces of JSON syntax the writers need; keeps the app free of a JSON library. */
 public final class Json {
 
@@ -38,6 +43,24 @@ public final class Json {
             }
         }
         b.append('"');
+    }
+
+    /** A JSON array of frames, each {@code {function, file, line, end_line, column, end_column}}. */
+    public static void appendFrames(StringBuilder b, List<FrameInfo> frames) {
+        b.append('[');
+        String sep = "";
+        for (FrameInfo f : frames) {
+            SourceLocation l = f.location();
+            b.append(sep).append("{\"function\": ").append(string(f.function()))
+                    .append(", \"file\": ").append(string(f.file()))
+                    .append(", \"line\": ").append(optionalNumber(l.line()))
+                    .append(", \"end_line\": ").append(optionalNumber(l.endLine()))
+                    .append(", \"column\": ").append(optionalNumber(l.column()))
+                    .append(", \"end_column\": ").append(optionalNumber(l.endColumn()))
+                    .append('}');
+            sep = ", ";
+        }
+        b.append(']');
     }
 
     /** A number, or null where the value is absent (negative). */

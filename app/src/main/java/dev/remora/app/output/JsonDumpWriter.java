@@ -1,7 +1,5 @@
 package dev.remora.app.output;
 
-import dev.remora.domain.linetable.SourceLocation;
-import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.InterpreterStacks;
 import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.model.ThreadStack;
@@ -39,20 +37,8 @@ public final class JsonDumpWriter implements DumpWriter {
     private static void thread(StringBuilder b, ThreadStack thread) {
         b.append("{\"thread_id\": ").append(thread.threadId()).append(", \"status\": [")
                 .append(thread.status().stream().sorted().map(s -> Json.string(s.label())).collect(Collectors.joining(", ")))
-                .append("], \"frames\": [");
-        String sep = "";
-        for (FrameInfo f : thread.frames()) {
-            SourceLocation l = f.location();
-            b.append(sep).append("{\"function\": ").append(Json.string(f.function()))
-                    .append(", \"file\": ").append(Json.string(f.file()))
-                    .append(", \"line\": ").append(Json.optionalNumber(l.line()))
-                    .append(", \"end_line\": ").append(Json.optionalNumber(l.endLine()))
-                    .append(", \"column\": ").append(Json.optionalNumber(l.column()))
-                    .append(", \"end_column\": ").append(Json.optionalNumber(l.endColumn()))
-                    .append('}');
-            sep = ", ";
-        }
-        b.append(']');
+                .append("], \"frames\": ");
+        Json.appendFrames(b, thread.frames());
         thread.problem().ifPresent(p -> b.append(", \"incomplete\": ").append(Json.string(p)));
         b.append('}');
     }

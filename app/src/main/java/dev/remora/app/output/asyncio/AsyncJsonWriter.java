@@ -6,7 +6,6 @@ import dev.remora.domain.asyncio.AsyncTask;
 import dev.remora.domain.asyncio.AsyncThread;
 import dev.remora.domain.asyncio.Awaiter;
 import dev.remora.domain.asyncio.CoroutineStack;
-import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.model.FrameInfo;
 
 import java.io.PrintWriter;
@@ -71,19 +70,8 @@ public final class AsyncJsonWriter implements AsyncWriter {
     }
 
     private static void stack(StringBuilder b, long taskId, List<FrameInfo> frames) {
-        b.append("{\"task_name\": ").append(taskId).append(", \"call_stack\": [");
-        String sep = "";
-        for (FrameInfo f : frames) {
-            SourceLocation l = f.location();
-            b.append(sep).append("{\"function\": ").append(Json.string(f.function()))
-                    .append(", \"file\": ").append(Json.string(f.file()))
-                    .append(", \"line\": ").append(Json.optionalNumber(l.line()))
-                    .append(", \"end_line\": ").append(Json.optionalNumber(l.endLine()))
-                    .append(", \"column\": ").append(Json.optionalNumber(l.column()))
-                    .append(", \"end_column\": ").append(Json.optionalNumber(l.endColumn()))
-                    .append('}');
-            sep = ", ";
-        }
-        b.append("]}");
+        b.append("{\"task_name\": ").append(taskId).append(", \"call_stack\": ");
+        Json.appendFrames(b, frames);
+        b.append('}');
     }
 }
