@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stacks from a long-lived (cached) reader and from fresh readers obey the target's call graph.
  * Reading a running process is not atomic; without the walk's re-check of the links it used, a
  * quarter of such samples were chimeras. What can still slip through (a change and its undoing
- * inside one re-check read) is bounded here at one sample in a thousand.
+ * inside one re-check read) is bounded here at one sample in a thousand (at least one allowed).
  */
 class PossibleStacksTest {
 
@@ -59,11 +59,13 @@ class PossibleStacksTest {
                     sample(PythonProcess.attach(image, memory)).ifPresent(freshStacks::add);
                 }
                 assertThat(new HashSet<>(cachedStacks)).as("distinct stacks seen through the caches").hasSizeGreaterThan(3);
-                assertThat(freshStacks).as("samples from fresh readers").hasSizeGreaterThan(500);
+                // Walks that met a change are rejected, more of them on a loaded machine.
+                assertThat(cachedStacks).as("samples through the caches").hasSizeGreaterThan(1000);
+                assertThat(freshStacks).as("samples from fresh readers").hasSizeGreaterThan(100);
                 assertThat(impossible(cachedStacks)).as("impossible stacks from the cached reader")
-                        .hasSizeLessThanOrEqualTo(cachedStacks.size() / 1000);
+                        .hasSizeLessThanOrEqualTo(Math.max(1, cachedStacks.size() / 1000));
                 assertThat(impossible(freshStacks)).as("impossible stacks from fresh readers")
-                        .hasSizeLessThanOrEqualTo(freshStacks.size() / 1000);
+                        .hasSizeLessThanOrEqualTo(Math.max(1, freshStacks.size() / 1000));
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
