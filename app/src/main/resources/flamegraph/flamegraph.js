@@ -53,6 +53,9 @@
       const n = i === 0 ? top : newNode(strings[r[1]], strings[r[2]], r[3], parent);
       n.value = total;
       n.self = self;
+      n.opcodes = [];
+      const ops = r[7] || [];
+      for (let k = 0; k + 1 < ops.length; k += 2) n.opcodes.push([strings[ops[k]], ops[k + 1]]);
       if (parent) parent.children.push(n);
       nodes[i] = n;
     }
@@ -268,6 +271,11 @@
     if (n !== root && where(n)) line('where', where(n));
     line('', 'Samples: ' + number.format(n.value) + ' (' + percent(n.value, root.value) + ')');
     line('', 'Self: ' + number.format(n.self) + ' (' + percent(n.self, root.value) + ')');
+    if (n.opcodes && n.opcodes.length) {
+      const ops = n.opcodes.slice().sort((a, b) => b[1] - a[1]).slice(0, 3);
+      const all = n.opcodes.reduce((sum, o) => sum + o[1], 0);
+      line('opcodes', 'Opcodes: ' + ops.map(o => o[0] + ' ' + percent(o[1], all)).join(', '));
+    }
     tooltip.hidden = false;
     const pad = 12;
     const x = Math.min(event.clientX + pad, window.innerWidth - tooltip.offsetWidth - pad);

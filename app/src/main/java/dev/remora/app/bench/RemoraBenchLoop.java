@@ -24,7 +24,7 @@ public final class RemoraBenchLoop {
         ProfileMode mode = scope == ThreadScope.only_active ? ProfileMode.GIL : ProfileMode.WALL;
         ProfileBuilder builder = new ProfileBuilder(new ProfileInfo(process.pid(), process.version().toString(),
                 process.backendName(), mode, 1, System.currentTimeMillis()));
-        SnapshotOptions walk = new SnapshotOptions(scope != ThreadScope.main, false, true, false);
+        SnapshotOptions walk = new SnapshotOptions(scope != ThreadScope.main, false, true, false, false);
         WalkStats before = process.stats();
         long allocatedBefore = allocatedBytes();
         long calls = 0, failures = 0, work = 0;

@@ -64,7 +64,7 @@ public final class DumpCommand implements Callable<Integer> {
                 writer.write(snapshot, spec.commandLine().getOut());
                 return 0;
             }
-            var stacks = process.snapshot(new SnapshotOptions(allThreads, nativeFrames, !noGc, true));
+            var stacks = process.snapshot(new SnapshotOptions(allThreads, nativeFrames, !noGc, true, false));
             target.check(stacks);
             DumpWriter writer = switch (format) {
                 case text -> new TextDumpWriter(new SourceLines(ports.image()));

@@ -34,6 +34,9 @@ public final class ProfileOptions {
     @Option(names = "--no-gc", description = "Do not show <GC> frames for running garbage collections (3.15+).")
     boolean noGc;
 
+    @Option(names = "--opcodes", description = "Count the instructions samples end on; shown in the flamegraph's tooltips.")
+    boolean opcodes;
+
     @Option(names = "--async-aware", description = "Sample asyncio task chains instead of thread stacks (3.14+).")
     boolean asyncAware;
 

@@ -49,6 +49,9 @@ final class ProfileOutput {
         if (options.asyncAware) {
             options.asyncMode();
         }
+        if (options.opcodes && (format != OutputFormat.flamegraph || options.asyncAware)) {
+            throw new UserError("--opcodes goes with --flamegraph (and not with --async-aware)", UserErrorHandler.EXIT_USAGE);
+        }
         Optional<Path> file = Optional.ofNullable(options.output);
         if (file.isPresent() && Files.isDirectory(file.get())) {
             file = Optional.of(file.get().resolve(format.defaultFileName(pid)));

@@ -90,7 +90,8 @@ final class ProfileSession {
             return builder -> TaskStacks.feed(process.asyncSnapshot(mode), builder);
         }
         boolean cpuState = options.mode == ProfileMode.CPU || options.format() == OutputFormat.gecko;
-        SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState);
+        SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState,
+                options.opcodes);
         return builder -> process.sample(walk, builder);
     }
 

@@ -1,5 +1,6 @@
 package dev.remora.domain.offsets;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -25,11 +26,13 @@ import java.util.OptionalInt;
  *     (its {@code _PyFrame_StackPeek} takes a depth), as CPython's own remote unwinder of each
  *     version reads it; absent where the target does not export the frame's stack pointer (3.13)
  * @param dictKeys the layout of a dict's keys object, for reading {@code sys.modules}
+ * @param opcodeNames instruction names by opcode (the low byte of a code unit), specialised forms
+ *     named after the instruction they stand for
  */
 public record VersionLayout(DebugOffsetsLayout offsets, int[] entryFrameOwners, int maxFrameOwner,
                             long executableTagBits, int compactUnicodeExtra, int generatorFrameOwner,
                             GeneratorStates generatorStates, OptionalInt awaitedStackDepth,
-                            DictKeysLayout dictKeys) {
+                            DictKeysLayout dictKeys, List<String> opcodeNames) {
 
     /** 3.13 and 3.14: CREATED=-3, SUSPENDED=-2, SUSPENDED_YIELD_FROM=-1, EXECUTING=0, COMPLETED=1, CLEARED=4. */
     private static final GeneratorStates STATES_3_13 =
@@ -39,11 +42,11 @@ public record VersionLayout(DebugOffsetsLayout offsets, int[] entryFrameOwners, 
             new GeneratorStates(0, 1, 2, OptionalInt.of(3), 4, OptionalInt.empty(), 5);
 
     private static final VersionLayout V3_13 = new VersionLayout(DebugOffsetsLayout.V3_13, new int[] {3}, 3, 0, 16,
-            1, STATES_3_13, OptionalInt.empty(), DictKeysLayout.V3_13_TO_3_15);
+            1, STATES_3_13, OptionalInt.empty(), DictKeysLayout.V3_13_TO_3_15, OpcodeNames.V3_13);
     private static final VersionLayout V3_14 = new VersionLayout(DebugOffsetsLayout.V3_14, new int[] {3, 4}, 4, 3, 16,
-            1, STATES_3_13, OptionalInt.of(1), DictKeysLayout.V3_13_TO_3_15);
+            1, STATES_3_13, OptionalInt.of(1), DictKeysLayout.V3_13_TO_3_15, OpcodeNames.V3_14);
     private static final VersionLayout V3_15 = new VersionLayout(DebugOffsetsLayout.V3_15, new int[] {3}, 3, 3, 16,
-            1, STATES_3_15, OptionalInt.of(2), DictKeysLayout.V3_13_TO_3_15);
+            1, STATES_3_15, OptionalInt.of(2), DictKeysLayout.V3_13_TO_3_15, OpcodeNames.V3_15);
 
     public static Optional<VersionLayout> forVersion(PythonVersion version) {
         return DebugOffsetsLayout.forVersion(version).map(layout -> switch (layout) {
@@ -51,6 +54,12 @@ public record VersionLayout(DebugOffsetsLayout offsets, int[] entryFrameOwners, 
             case V3_14 -> V3_14;
             case V3_15 -> V3_15;
         });
+    }
+
+    /** The name of the instruction whose code unit is {@code codeUnit}, or empty for an unknown opcode. */
+    public String opcodeName(int codeUnit) {
+        int opcode = codeUnit & 0xFF;
+        return opcode < opcodeNames.size() ? opcodeNames.get(opcode) : "";
     }
 
     public boolean isEntryFrameOwner(int owner) {

@@ -1,5 +1,10 @@
 package dev.remora.domain.profile;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * A sampling profile: the distinct frames, the tree of distinct stacks, the threads and every sample.
  * Writers read it; only {@link ProfileBuilder} changes it.
@@ -12,6 +17,8 @@ public final class Profile {
     private final ThreadTable threads;
     private final SampleLog samples;
     private SamplingStats stats = new SamplingStats(0, 0, 0, 0, 0);
+    private final List<String> opcodeNames = new ArrayList<>();
+    private final Map<String, Integer> opcodeIds = new HashMap<>();
 
     Profile(ProfileInfo info, FrameTable frames, CallTree tree, ThreadTable threads, SampleLog samples) {
         this.info = info;
@@ -47,6 +54,21 @@ public final class Profile {
 
     void stats(SamplingStats stats) {
         this.stats = stats;
+    }
+
+    /** The name of an opcode id from {@link SampleLog#opcode(int)}. */
+    public String opcodeName(int id) {
+        return opcodeNames.get(id);
+    }
+
+    int opcodeId(String name) {
+        Integer id = opcodeIds.get(name);
+        if (id == null) {
+            id = opcodeNames.size();
+            opcodeNames.add(name);
+            opcodeIds.put(name, id);
+        }
+        return id;
     }
 
     /** Samples per call-tree node: how often each exact stack was seen. */

@@ -19,6 +19,7 @@ public final class ProfileBuilder implements StackVisitor {
     private int depth;
     private int threadIndex;
     private int status;
+    private int opcode = -1;
     private long now;
     private long incomplete;
 
@@ -45,6 +46,7 @@ public final class ProfileBuilder implements StackVisitor {
         this.threadIndex = profile.threads().index(threadId, interpreterId);
         this.status = status;
         this.depth = 0;
+        this.opcode = -1;
         return true;
     }
 
@@ -54,6 +56,11 @@ public final class ProfileBuilder implements StackVisitor {
             stack = Arrays.copyOf(stack, depth * 2);
         }
         stack[depth++] = profile.frames().intern(frame);
+    }
+
+    @Override
+    public void opcode(String name) {
+        opcode = profile.opcodeId(name);
     }
 
     @Override
@@ -71,7 +78,7 @@ public final class ProfileBuilder implements StackVisitor {
         for (int i = depth - 1; i >= 0; i--) {
             node = tree.child(node, stack[i]);
         }
-        profile.samples().add(now, node, status);
+        profile.samples().add(now, node, status, opcode);
     }
 
     /** Stacks dropped because they could not be read to the end. */

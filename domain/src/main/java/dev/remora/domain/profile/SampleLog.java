@@ -8,18 +8,26 @@ public final class SampleLog {
     private long[] time = new long[4096];
     private int[] node = new int[4096];
     private int[] status = new int[4096];
+    private short[] opcode = new short[4096];
     private int size;
 
-    void add(long timeNanos, int stackNode, int statusBits) {
+    void add(long timeNanos, int stackNode, int statusBits, int opcodeId) {
         if (size == time.length) {
             time = Arrays.copyOf(time, size * 2);
             node = Arrays.copyOf(node, size * 2);
             status = Arrays.copyOf(status, size * 2);
+            opcode = Arrays.copyOf(opcode, size * 2);
         }
         time[size] = timeNanos;
         node[size] = stackNode;
         status[size] = statusBits;
+        opcode[size] = (short) opcodeId;
         size++;
+    }
+
+    /** The innermost frame's instruction, as an index into the profile's opcode names, or -1. */
+    public int opcode(int sample) {
+        return opcode[sample];
     }
 
     public int size() {

@@ -29,6 +29,7 @@ final class FrameWalker {
     private final byte[] frame;
     private final ChainGuard guard = new ChainGuard(MAX_DEPTH, 0);
     private final ChainCheck check;
+    private final byte[] codeUnit = new byte[2];
 
     FrameWalker(SnapshotReader reader, DebugOffsets offsets) {
         this.reader = reader;
@@ -72,6 +73,10 @@ final class FrameWalker {
                         visitor.frame(PseudoFrames.GC);
                     }
                     long instrPtr = Bytes.getLong(frame, offsets.instrPtr());
+                    if (options.opcodes() && emitted == 0) {
+                        reader.read(instrPtr, codeUnit, 0, 2);
+                        visitor.opcode(layout.opcodeName(Bytes.getUnsignedShort(codeUnit, 0)));
+                    }
                     visitor.frame(resolve(codes, cache, address, executable, instrPtr));
                     emitted++;
                 }

@@ -9,10 +9,12 @@ package dev.remora.domain.walk;
  *     the target exports it)
  * @param cpuState ask the OS whether each thread is on a CPU (a file read per thread: samplers that
  *     do not need it leave it off, and the status says unknown)
+ * @param opcodes read the instruction the innermost Python frame of each thread is executing
  */
-public record SnapshotOptions(boolean allThreads, boolean nativeFrames, boolean gcFrames, boolean cpuState) {
+public record SnapshotOptions(boolean allThreads, boolean nativeFrames, boolean gcFrames, boolean cpuState,
+                              boolean opcodes) {
 
     public static SnapshotOptions threads(boolean allThreads) {
-        return new SnapshotOptions(allThreads, false, false, true);
+        return new SnapshotOptions(allThreads, false, false, true, false);
     }
 }

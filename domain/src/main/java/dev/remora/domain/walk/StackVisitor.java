@@ -23,6 +23,9 @@ public interface StackVisitor {
 
     void frame(FrameInfo frame);
 
+    /** The instruction the thread's innermost Python frame is executing, when opcodes were asked for. */
+    default void opcode(String name) {}
+
     /** @param problem why the walk stopped early, if it did */
     void endThread(Optional<String> problem);
 }

@@ -18,7 +18,8 @@ import java.util.Map;
  *           attempts, failures, incompleteStacks, missed, achievedRate, errorRate},
  *  "threads": [{tid, interpreter, name}],          // indexed by the profile's thread index
  *  "strings": ["", ...],                           // the string table
- *  "nodes": [[parent, function, file, line, total, self, [thread, total, self, ...]], ...]}
+ *  "nodes": [[parent, function, file, line, total, self, [thread, total, self, ...],
+ *             [opcode name, samples, ...]], ...]}
  * </pre>
  *
  * Nodes come in preorder (a parent before its children), node 0 is the root of all threads, parent
@@ -67,6 +68,12 @@ final class FlamegraphData {
                         .append(counts.thread(e)).append(',')
                         .append(counts.total(e)).append(',')
                         .append(counts.self(e));
+            }
+            out.append("],[");
+            String sep = "";
+            for (Map.Entry<String, Long> op : node.opcodes.entrySet()) {
+                out.append(sep).append(strings.index(op.getKey())).append(',').append(op.getValue());
+                sep = ",";
             }
             out.append("]]");
         }

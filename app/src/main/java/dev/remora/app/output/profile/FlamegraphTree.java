@@ -11,6 +11,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The profile's call tree as a flamegraph shows it: one root for all threads, and frames that look
@@ -27,6 +28,8 @@ final class FlamegraphTree {
         final int line;
         final FlamegraphCounts counts = new FlamegraphCounts();
         final List<Node> children = new ArrayList<>();
+        /** Instructions samples ended on in this frame (with --opcodes), by name. */
+        final Map<String, Long> opcodes = new TreeMap<>();
 
         private Node(Node parent, String function, String file, int line) {
             this.parent = parent;
@@ -76,6 +79,12 @@ final class FlamegraphTree {
             merged[n] = node;
             if (samples[n] > 0) {
                 node.counts.addSelf(tree.threadIndex(n), samples[n]);
+            }
+        }
+        for (int i = 0; i < profile.samples().size(); i++) {
+            int opcode = profile.samples().opcode(i);
+            if (opcode >= 0) {
+                merged[profile.samples().node(i)].opcodes.merge(profile.opcodeName(opcode), 1L, Long::sum);
             }
         }
         // Children were created after their parents: in reverse, every child is complete before it is added up.
