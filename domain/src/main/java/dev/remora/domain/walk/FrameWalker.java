@@ -30,6 +30,7 @@ final class FrameWalker {
     private final ChainGuard guard = new ChainGuard(MAX_DEPTH, 0);
     private final ChainCheck check;
     private final byte[] codeUnit = new byte[2];
+    private final boolean[] entryOwner = new boolean[256];
 
     FrameWalker(SnapshotReader reader, DebugOffsets offsets) {
         this.reader = reader;
@@ -37,6 +38,10 @@ final class FrameWalker {
         this.layout = offsets.layout();
         this.frame = new byte[(int) this.offsets.size()];
         this.check = new ChainCheck(offsets);
+        // Asked for every frame of every sample: a table instead of the layout's list.
+        for (int owner = 0; owner < entryOwner.length; owner++) {
+            entryOwner[owner] = layout.isEntryFrameOwner(owner);
+        }
     }
 
     /**
@@ -62,7 +67,7 @@ final class FrameWalker {
                 }
                 long executable = layout.untagExecutable(Bytes.getLong(frame, offsets.executable()));
                 long previous = Bytes.getLong(frame, offsets.previous());
-                if (layout.isEntryFrameOwner(owner)) {
+                if (entryOwner[owner]) {
                     // C code called back into Python here; mark it only between two Python frames.
                     if (options.nativeFrames() && emitted > 0 && previous != 0 && previous != gcFrame) {
                         visitor.frame(PseudoFrames.NATIVE);

@@ -1,0 +1,61 @@
+package dev.remora.app.jmh;
+
+import dev.remora.ports.MemoryAccessException;
+import dev.remora.ports.RemoteMemory;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A copy of the pages a live process's reads touched, served back without the process: the walker's
+ * own cost, without system calls, measured over real CPython memory.
+ */
+final class CapturedMemory implements RemoteMemory {
+
+    private static final int PAGE = 4096;
+
+    private final RemoteMemory live;
+    private final Map<Long, byte[]> pages = new HashMap<>();
+    private boolean capturing = true;
+
+    CapturedMemory(RemoteMemory live) {
+        this.live = live;
+    }
+
+    /** From now on only captured pages are served. */
+    void freeze() {
+        capturing = false;
+    }
+
+    @Override
+    public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
+        int done = 0;
+        while (done < length) {
+            long at = address + done;
+            long page = at & -PAGE;
+            byte[] bytes = page(page, at);
+            int in = (int) (at - page);
+            int n = Math.min(length - done, PAGE - in);
+            System.arraycopy(bytes, in, dst, offset + done, n);
+            done += n;
+        }
+    }
+
+    private byte[] page(long page, long at) throws MemoryAccessException {
+        byte[] bytes = pages.get(page);
+        if (bytes == null) {
+            if (!capturing) {
+                throw new MemoryAccessException.Unmapped(at);
+            }
+            bytes = new byte[PAGE];
+            live.read(page, bytes, 0, PAGE);
+            pages.put(page, bytes);
+        }
+        return bytes;
+    }
+
+    @Override
+    public String backendName() {
+        return "captured";
+    }
+}
