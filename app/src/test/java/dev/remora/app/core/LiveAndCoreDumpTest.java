@@ -1,6 +1,7 @@
 package dev.remora.app.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.remora.app.dump.DumpJson;
 import dev.remora.app.dump.RemoraCli;
 import dev.remora.app.testing.ExpectedFrame;
 import dev.remora.app.testing.ExpectedProcess;
@@ -47,17 +48,17 @@ class LiveAndCoreDumpTest {
     @MethodSource("interpreters")
     void aCoreDumpsLikeTheLiveProcess(TargetInterpreter python) {
         try (ParkedTarget target = ParkedThreads.start(python)) {
-            DumpDocument live = dump(target, "vmreadv", "dump", "-a", "--format", "json", target.pid());
+            DumpJson live = dump(target, "vmreadv", "dump", "-a", "--format", "json", target.pid());
             Path gcore = CoreFiles.gcore(target.pid(), cores);
             if (!python.chrooted()) {
-                DumpDocument core = dump(target, "core", "dump", "--core", gcore, "-a", "--format", "json");
+                DumpJson core = dump(target, "core", "dump", "--core", gcore, "-a", "--format", "json");
                 assertSameThreads(live, core);
                 assertTextDumpHasSourceLines(target, "--core", gcore);
                 return;
             }
             String root = python.root().toString();
             Path kernel = CoreFiles.kernelCore(target.pid(), cores);
-            DumpDocument core = dump(target, "core", "dump", "--core", kernel, "--sysroot", root, "-a", "--format", "json");
+            DumpJson core = dump(target, "core", "dump", "--core", kernel, "--sysroot", root, "-a", "--format", "json");
             assertSameThreads(live, core);
             assertTextDumpHasSourceLines(target, "--core", kernel, "--sysroot", root);
 
@@ -67,12 +68,12 @@ class LiveAndCoreDumpTest {
     }
 
     /** What LiveDumpTest checks of a live dump, checked of any dump: every thread equals what the target recorded. */
-    private static DumpDocument dump(ParkedTarget target, String backend, Object... args) {
+    private static DumpJson dump(ParkedTarget target, String backend, Object... args) {
         RemoraCli run = RemoraCli.run(args);
         String source = backend + " " + List.of(args);
         assertThat(run.exitCode()).as(source + ": " + run.err()).isZero();
         assertThat(run.err()).as(source).isEmpty();
-        DumpDocument dump = DumpDocument.parse(run.out());
+        DumpJson dump = DumpJson.parse(run.out());
         ExpectedProcess expected = target.expected();
         assertThat(dump.pid()).as(source).isEqualTo(target.pid());
         assertThat(dump.version()).as(source).isEqualTo(expected.version());
@@ -82,25 +83,25 @@ class LiveAndCoreDumpTest {
         assertThat(threads.keySet()).as("thread ids, %s", source).isEqualTo(expected.threadIds());
         for (ExpectedThread want : expected.threads()) {
             JsonNode got = threads.get(want.threadId());
-            assertThat(DumpDocument.frames(got)).as("thread %s, %s", want.name(), source).containsExactlyElementsOf(want.frames());
+            assertThat(DumpJson.frames(got)).as("thread %s, %s", want.name(), source).containsExactlyElementsOf(want.frames());
             assertThat(got.has("incomplete")).as("thread %s marked incomplete, %s", want.name(), source).isFalse();
         }
         assertThat(expected.threadNamed(ParkedThreads.DEEP_RECURSION).frames()).hasSizeGreaterThan(ParkedThreads.DEFAULT_DEPTH);
-        assertThat(DumpDocument.status(threads.get(target.pid()))).as(source).contains("main_thread");
+        assertThat(DumpJson.status(threads.get(target.pid()))).as(source).contains("main_thread");
         return dump;
     }
 
     /** Same threads, same statuses, except that the core says "unknown" where the live process said on_cpu or nothing. */
-    private static void assertSameThreads(DumpDocument live, DumpDocument core) {
+    private static void assertSameThreads(DumpJson live, DumpJson core) {
         Map<Long, JsonNode> liveThreads = live.threads();
         Map<Long, JsonNode> coreThreads = core.threads();
         assertThat(coreThreads.keySet()).isEqualTo(liveThreads.keySet());
         for (long id : liveThreads.keySet()) {
-            Set<String> fromLive = without(DumpDocument.status(liveThreads.get(id)), "on_cpu");
-            Set<String> fromCore = DumpDocument.status(coreThreads.get(id));
+            Set<String> fromLive = without(DumpJson.status(liveThreads.get(id)), "on_cpu");
+            Set<String> fromCore = DumpJson.status(coreThreads.get(id));
             assertThat(fromCore).as("thread %d", id).contains("unknown");
             assertThat(without(fromCore, "unknown")).as("status of thread %d", id).isEqualTo(fromLive);
-            assertThat(DumpDocument.frames(coreThreads.get(id))).isEqualTo(DumpDocument.frames(liveThreads.get(id)));
+            assertThat(DumpJson.frames(coreThreads.get(id))).isEqualTo(DumpJson.frames(liveThreads.get(id)));
         }
     }
 
@@ -123,17 +124,17 @@ class LiveAndCoreDumpTest {
      * gcore's core of a target in the root: NT_FILE has the host's paths, which lie inside the sysroot
      * and are taken as they are; the main thread is whole, the others are cut where their C stack was lost.
      */
-    private static void assertMainThreadOfGcoreCore(ParkedTarget target, DumpDocument live, Path gcore, String root) {
+    private static void assertMainThreadOfGcoreCore(ParkedTarget target, DumpJson live, Path gcore, String root) {
         RemoraCli run = RemoraCli.run("dump", "--core", gcore, "--sysroot", root, "-a", "--format", "json");
         assertThat(run.exitCode()).as(run.err()).isZero();
-        Map<Long, JsonNode> threads = DumpDocument.parse(run.out()).threads();
+        Map<Long, JsonNode> threads = DumpJson.parse(run.out()).threads();
         assertThat(threads.keySet()).isEqualTo(live.threads().keySet());
         JsonNode main = threads.get(target.pid());
-        assertThat(DumpDocument.frames(main)).containsExactlyElementsOf(target.expected().thread(target.pid()).frames());
-        assertThat(without(DumpDocument.status(main), "unknown"))
-                .isEqualTo(without(DumpDocument.status(live.threads().get(target.pid())), "on_cpu"));
+        assertThat(DumpJson.frames(main)).containsExactlyElementsOf(target.expected().thread(target.pid()).frames());
+        assertThat(without(DumpJson.status(main), "unknown"))
+                .isEqualTo(without(DumpJson.status(live.threads().get(target.pid())), "on_cpu"));
         for (ExpectedThread want : target.expected().threads()) {
-            List<ExpectedFrame> got = DumpDocument.frames(threads.get(want.threadId()));
+            List<ExpectedFrame> got = DumpJson.frames(threads.get(want.threadId()));
             assertThat(got).as("thread %s: innermost frames", want.name()).isNotEmpty()
                     .isEqualTo(want.frames().subList(0, got.size()));
         }

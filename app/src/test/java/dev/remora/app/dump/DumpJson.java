@@ -14,9 +14,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /** Reads what {@code remora dump --format json} printed, in the harness's terms. */
-record DumpJson(JsonNode root) {
+public record DumpJson(JsonNode root) {
 
-    static DumpJson parse(String json) {
+    public static DumpJson parse(String json) {
         try {
             return new DumpJson(new ObjectMapper().readTree(json));
         } catch (IOException e) {
@@ -24,8 +24,20 @@ record DumpJson(JsonNode root) {
         }
     }
 
+    public long pid() {
+        return root.get("pid").asLong();
+    }
+
+    public String version() {
+        return root.get("python_version").asText();
+    }
+
+    public String backend() {
+        return root.get("backend").asText();
+    }
+
     /** Every thread of every interpreter, by OS thread id. */
-    Map<Long, JsonNode> threads() {
+    public Map<Long, JsonNode> threads() {
         Map<Long, JsonNode> threads = new LinkedHashMap<>();
         for (JsonNode interp : root.get("interpreters")) {
             for (JsonNode t : interp.get("threads")) {
@@ -35,7 +47,7 @@ record DumpJson(JsonNode root) {
         return threads;
     }
 
-    static List<ExpectedFrame> frames(JsonNode thread) {
+    public static List<ExpectedFrame> frames(JsonNode thread) {
         List<ExpectedFrame> frames = new ArrayList<>();
         for (JsonNode f : thread.get("frames")) {
             frames.add(new ExpectedFrame(f.get("function").asText(), f.get("file").asText(), integer(f.get("line")),
@@ -44,7 +56,7 @@ record DumpJson(JsonNode root) {
         return frames;
     }
 
-    static Set<String> status(JsonNode thread) {
+    public static Set<String> status(JsonNode thread) {
         Set<String> status = new TreeSet<>();
         thread.get("status").forEach(s -> status.add(s.asText()));
         return status;

@@ -1,5 +1,6 @@
 package dev.remora.domain.asyncio;
 
+import dev.remora.domain.testing.EmptyProcessImage;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.memory.SnapshotReader;
@@ -104,7 +105,7 @@ class AsyncGarbageMemoryTest {
         DebugOffsets offsets = AsyncioOffsetsTest.offsets(minor);
         AsyncioOffsets layout = AsyncioOffsets.decode(DebianAsyncioSections.raw(minor), offsets);
         SnapshotReader reader = new SnapshotReader(memory);
-        return AsyncGraphBuilder.withLayout(new FakeAsyncTarget.NoImage(), reader, new ObjectReader(reader, offsets),
+        return AsyncGraphBuilder.withLayout(new EmptyProcessImage(), reader, new ObjectReader(reader, offsets),
                 offsets, RUNTIME, (interp, code, ip) -> new FrameInfo("f", "f.py", SourceLocation.NONE), layout);
     }
 

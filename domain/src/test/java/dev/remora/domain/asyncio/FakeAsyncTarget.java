@@ -1,5 +1,6 @@
 package dev.remora.domain.asyncio;
 
+import dev.remora.domain.testing.EmptyProcessImage;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.memory.SnapshotReader;
@@ -7,16 +8,10 @@ import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.GeneratorStates;
-import dev.remora.ports.CpuState;
-import dev.remora.ports.FileBytes;
-import dev.remora.ports.MemoryMapping;
-import dev.remora.ports.ProcessImage;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A made-up CPython process with one interpreter and one thread (native id {@link #THREAD_ID}),
@@ -188,7 +183,7 @@ final class FakeAsyncTarget {
 
     AsyncGraphBuilder builder() {
         SnapshotReader reader = new SnapshotReader(memory);
-        return AsyncGraphBuilder.withLayout(new NoImage(), reader, new ObjectReader(reader, offsets), offsets,
+        return AsyncGraphBuilder.withLayout(new EmptyProcessImage(), reader, new ObjectReader(reader, offsets), offsets,
                 runtime, (interp, executable, instrPtr) -> name(executable), asyncio);
     }
 
@@ -205,33 +200,5 @@ final class FakeAsyncTarget {
 
     private void emptyList(long head) {
         memory.putLong(head + offsets.llistNode().orElseThrow().next(), head);
-    }
-
-    /** A process image with nothing to say: the layout is given to the builder directly. */
-    static final class NoImage implements ProcessImage {
-        @Override
-        public int pid() {
-            return 4242;
-        }
-
-        @Override
-        public List<MemoryMapping> mappings() {
-            return List.of();
-        }
-
-        @Override
-        public Optional<FileBytes> openFile(String path) {
-            return Optional.empty();
-        }
-
-        @Override
-        public List<Long> threadIds() {
-            return List.of();
-        }
-
-        @Override
-        public CpuState cpuState(long nativeThreadId) {
-            return CpuState.UNKNOWN;
-        }
     }
 }

@@ -1,0 +1,38 @@
+package dev.remora.domain.testing;
+
+import dev.remora.ports.CpuState;
+import dev.remora.ports.FileBytes;
+import dev.remora.ports.MemoryMapping;
+import dev.remora.ports.ProcessImage;
+
+import java.util.List;
+import java.util.Optional;
+
+/** A process image with nothing to say, for tests that give the domain its memory and layout directly. */
+public final class EmptyProcessImage implements ProcessImage {
+
+    @Override
+    public int pid() {
+        return 4242;
+    }
+
+    @Override
+    public List<MemoryMapping> mappings() {
+        return List.of();
+    }
+
+    @Override
+    public Optional<FileBytes> openFile(String path) {
+        return Optional.empty();
+    }
+
+    @Override
+    public List<Long> threadIds() {
+        return List.of();
+    }
+
+    @Override
+    public CpuState cpuState(long nativeThreadId) {
+        return CpuState.UNKNOWN;
+    }
+}
