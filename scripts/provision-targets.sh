@@ -59,7 +59,12 @@ for v in "${VERSIONS[@]}"; do
 done
 
 # pyenv's 3.13.0 is built with --enable-shared: its runtime lives in libpython3.13.so.
+# The tests also need it (a target run without a chroot) and an older pyenv Python (3.9-3.12, for the
+# "unsupported version" errors); machines of this kind ship both, so their absence is an error.
 PYENV_313=${PYENV_ROOT:-/root/.pyenv}/versions/3.13.0/bin/python3.13
+ls -d "${PYENV_ROOT:-/root/.pyenv}"/versions/3.{9,10,11,12}.* >/dev/null 2>&1 \
+    || die "no pyenv CPython 3.9-3.12 under ${PYENV_ROOT:-/root/.pyenv}/versions"
+[ -x "$PYENV_313" ] || die "pyenv's shared-library CPython 3.13.0 is missing: $PYENV_313"
 if [ -x "$PYENV_313" ]; then
     if out=$("$PYENV_313" -c 'import sys; print(sys.version.split()[0])' 2>&1); then
         printf 'pyenv-3.13.0-shared\t/\t%s\n' "$PYENV_313" >>"$TARGETS_FILE.tmp"

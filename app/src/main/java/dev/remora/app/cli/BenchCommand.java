@@ -88,11 +88,19 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    private static Path requireCpython315(Path python) {
+        if (!PythonFinder.isCpython315(python)) {
+            throw new UserError("--cpython %s is not a CPython 3.15".formatted(python), UserErrorHandler.EXIT_USAGE);
+        }
+        return python;
+    }
+
     private int measure(PythonProcess process, Optional<Path> cpythonCandidate, long nanos) throws Exception {
         BenchResult ours = RemoraBenchLoop.run(process, threads, nanos);
         Optional<BenchResult> theirs = Optional.empty();
         if (compareCpython) {
-            Path reference = cpythonCandidate.filter(PythonFinder::isCpython315).orElseGet(PythonFinder::findCpython315);
+            Path reference = cpython != null ? requireCpython315(cpython)
+                    : cpythonCandidate.filter(PythonFinder::isCpython315).orElseGet(PythonFinder::findCpython315);
             theirs = Optional.of(CpythonBench.run(reference, process.pid(), threads, nanos));
         }
         BenchReport.Setup setup = new BenchReport.Setup(pid != null ? "pid " + pid : workload.name(), process.version().toString(),

@@ -19,10 +19,14 @@ final class LaunchedTarget implements AutoCloseable {
     private static final long ATTACH_TIMEOUT_NANOS = 10_000_000_000L;
 
     private final Process child;
+    /** Takes the child down with Remora if Remora is killed before close() runs. */
+    private final Thread killChild;
     private TargetOptions.Ports ports;
 
     private LaunchedTarget(Process child) {
         this.child = child;
+        this.killChild = new Thread(child::destroyForcibly, "remora-stop-target");
+        Runtime.getRuntime().addShutdownHook(killChild);
     }
 
     /** Starts {@code command}; {@code quiet} discards its output instead of sharing the terminal. */
@@ -84,6 +88,11 @@ final class LaunchedTarget implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        try {
+            Runtime.getRuntime().removeShutdownHook(killChild);
+        } catch (IllegalStateException shuttingDown) {
+            // The hook is running or about to: it stops the child.
+        }
         if (ports != null) {
             ports.close();
         }

@@ -16,6 +16,10 @@ public enum OutputFormat {
         this.extension = extension;
     }
 
+    public String extension() {
+        return extension;
+    }
+
     /** The file written when none is named, as CPython's profiler names it: {@code flamegraph_PID.html}. */
     public String defaultFileName(int pid) {
         return "%s_%d.%s".formatted(name(), pid, extension);

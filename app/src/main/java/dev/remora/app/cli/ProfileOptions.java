@@ -89,6 +89,18 @@ public final class ProfileOptions {
         }
     }
 
+    /** Checks every option that can be wrong, before anything is started or attached. */
+    void validate() {
+        sortKey();
+        durationNanos();
+        if (asyncAware) {
+            asyncMode();
+        }
+        if (opcodes && (format() != OutputFormat.flamegraph || asyncAware)) {
+            throw new UserError("--opcodes goes with --flamegraph (and not with --async-aware)", UserErrorHandler.EXIT_USAGE);
+        }
+    }
+
     /** The async mode, after checking the options that cannot go with it, as CPython's profiler does. */
     AsyncMode asyncMode() {
         if (asyncAware && (nativeFrames || noGc || allThreads || mode != ProfileMode.WALL)) {

@@ -44,14 +44,7 @@ final class ProfileOutput {
 
     static ProfileOutput prepare(ProfileOptions options, int pid, PrintWriter out, PrintWriter err) throws IOException {
         OutputFormat format = options.format();
-        // Option mistakes fail before anything is attached or sampled.
-        options.sortKey();
-        if (options.asyncAware) {
-            options.asyncMode();
-        }
-        if (options.opcodes && (format != OutputFormat.flamegraph || options.asyncAware)) {
-            throw new UserError("--opcodes goes with --flamegraph (and not with --async-aware)", UserErrorHandler.EXIT_USAGE);
-        }
+        options.validate();
         Optional<Path> file = Optional.ofNullable(options.output);
         if (file.isPresent() && Files.isDirectory(file.get())) {
             file = Optional.of(file.get().resolve(format.defaultFileName(pid)));
@@ -66,22 +59,33 @@ final class ProfileOutput {
                         UserErrorHandler.EXIT_USAGE);
             }
         }
-        ProfileOutput output = new ProfileOutput(format, options, file, out, err);
-        if (format == OutputFormat.jsonl) {
-            output.stream = new JsonlStream(new BufferedOutputStream(Files.newOutputStream(file.orElseThrow())));
-        }
-        return output;
+        return new ProfileOutput(format, options, file, out, err);
     }
 
     void window(Profile profile, int from, int to) {
-        if (stream == null || streamFailure != null) {
+        if (format != OutputFormat.jsonl || streamFailure != null) {
             return;
         }
         try {
+            // Opened with the first samples, so a run that never samples leaves no empty file behind.
+            if (stream == null) {
+                stream = new JsonlStream(new BufferedOutputStream(Files.newOutputStream(file.orElseThrow())));
+            }
             stream.window(profile, from, to);
         } catch (IOException e) {
             streamFailure = e;
+            closeQuietly();
             err.printf("remora: cannot write %s: %s (the profile will be written at the end)%n", file.orElseThrow(), e.getMessage());
+        }
+    }
+
+    private void closeQuietly() {
+        if (stream != null) {
+            try {
+                stream.close();
+            } catch (IOException ignored) {
+                // Already failing; the profile is written again at the end.
+            }
         }
     }
 
@@ -103,7 +107,7 @@ final class ProfileOutput {
             writeTo(file.get(), writer, profile);
             err.printf("Profile written to %s%n", file.get());
         } catch (IOException e) {
-            Path rescue = Files.createTempFile("remora-" + profile.info().pid() + "-", "." + format.name());
+            Path rescue = Files.createTempFile("remora-" + profile.info().pid() + "-", "." + format.extension());
             writeTo(rescue, writer, profile);
             throw new UserError("cannot write %s (%s); the profile was saved to %s instead".formatted(file.get(), e.getMessage(), rescue),
                     UserErrorHandler.EXIT_FAILURE);

@@ -49,8 +49,9 @@ final class ProfileSession {
         ProfileInfo info = new ProfileInfo(process.pid(), process.version().toString(), process.backendName(), options.mode,
                 options.rate.intervalNanos(), System.currentTimeMillis());
         ProfileBuilder builder = new ProfileBuilder(info);
+        Listener listener = new Listener();
         Sampler sampler = new Sampler(source(), builder,
-                new Sampler.Settings(options.rate.intervalNanos(), options.durationNanos(), WINDOW_NANOS), new Listener());
+                new Sampler.Settings(options.rate.intervalNanos(), options.durationNanos(), WINDOW_NANOS), listener);
 
         AtomicBoolean interrupted = new AtomicBoolean();
         CountDownLatch written = new CountDownLatch(1);
@@ -66,7 +67,7 @@ final class ProfileSession {
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         try {
             SamplingStats stats = sampler.run(interrupted::get, targetAlive);
-            if (options.realtimeStats) {
+            if (listener.drewLine) {
                 err.println();
             }
             nameThreads(builder.profile());
@@ -126,6 +127,8 @@ final class ProfileSession {
     /** Live statistics, progress and streamed windows. */
     private final class Listener implements SamplerListener {
         private final boolean progress = System.console() != null && System.console().isTerminal();
+        /** A live line was drawn, so the summary must start on a line of its own. */
+        boolean drewLine;
 
         @Override
         public void tick(Profile profile, SamplerProgress live) {
@@ -137,6 +140,7 @@ final class ProfileSession {
                     err.print("  (Ctrl-C to stop)");
                 }
                 err.flush();
+                drewLine = true;
             }
         }
 

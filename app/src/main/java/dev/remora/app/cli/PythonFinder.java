@@ -86,11 +86,13 @@ final class PythonFinder {
                     "import sys; print(sys.implementation.name, sys.version_info[0], sys.version_info[1], "
                             + "int(bool(getattr(sys, '_is_gil_enabled', lambda: True)())))")
                     .redirectErrorStream(true).start();
-            String answer = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            // The answer is one short line: it fits the pipe, so waiting first cannot block the child.
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
                 return Optional.empty();
             }
-            return Optional.of(answer);
+            String answer = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            return p.exitValue() == 0 ? Optional.of(answer) : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
         } catch (InterruptedException e) {

@@ -38,6 +38,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        profile.validate();
         if (module == null && args.isEmpty()) {
             throw new UserError("run needs a script or -m MODULE", UserErrorHandler.EXIT_USAGE);
         }

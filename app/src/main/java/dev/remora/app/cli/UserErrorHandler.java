@@ -37,6 +37,7 @@ public final class UserErrorHandler implements IExecutionExceptionHandler, IPara
                 return u.exitCode();
             }
             case InspectionException i -> err.println("remora: " + i.getMessage());
+            case java.io.IOException io -> err.println("remora: " + io.getMessage());
             default -> {
                 err.println("remora: internal error: " + e);
                 if (System.getenv("REMORA_DEBUG") != null) {

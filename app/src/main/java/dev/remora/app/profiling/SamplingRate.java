@@ -10,8 +10,6 @@ import java.util.regex.Pattern;
  */
 public record SamplingRate(double hertz) {
 
-    public static final SamplingRate DEFAULT = new SamplingRate(1000);
-
     private static final Pattern SYNTAX = Pattern.compile("(\\d+(?:\\.\\d+)?)(hz|khz|k)?");
     /** Faster than this the interval rounds to nothing. */
     private static final double MAX_HERTZ = 1e9;

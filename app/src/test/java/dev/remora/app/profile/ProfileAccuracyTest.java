@@ -53,7 +53,7 @@ class ProfileAccuracyTest {
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
-            assertThat(profiled.total()).as("samples at 1 kHz for %s s", PROFILE_SECONDS).isGreaterThan(3000);
+            assertThat(profiled.total()).as("samples at 1 kHz for %s s", PROFILE_SECONDS).isGreaterThan(2000);
             for (String function : List.of("work_a", "work_b", "rest")) {
                 assertThat(profiled.share(function)).as(function)
                         .isCloseTo(measured.get(function).asDouble(), within(0.02));
@@ -76,7 +76,7 @@ class ProfileAccuracyTest {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
             Shares profiled = Shares.of(Files.readAllLines(profile));
-            assertThat(profiled.total()).isGreaterThan(500);
+            assertThat(profiled.total()).isGreaterThan(300);
             assertThat(profiled.share("rest")).isLessThan(0.02);
             assertThat(profiled.share("work_b")).isGreaterThan(0.5);
         }

@@ -23,9 +23,20 @@ public final class TaskStacks {
 
     private TaskStacks() {}
 
+    /** Boundary frames by task name, so each sample reuses one object per task (bounded). */
+    private static final int MAX_BOUNDARIES = 1 << 14;
+    private static final Map<String, FrameInfo> BOUNDARIES = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** The frame that marks where one task's frames end and its awaiter's begin. */
     public static FrameInfo boundary(String taskName) {
-        return new FrameInfo("<task " + taskName + ">", "~", SourceLocation.NONE);
+        FrameInfo known = BOUNDARIES.get(taskName);
+        if (known == null) {
+            known = new FrameInfo("<task " + taskName + ">", "~", SourceLocation.NONE);
+            if (BOUNDARIES.size() < MAX_BOUNDARIES) {
+                BOUNDARIES.put(taskName, known);
+            }
+        }
+        return known;
     }
 
     public static void feed(AsyncSnapshot snapshot, StackVisitor visitor) {

@@ -11,10 +11,6 @@ package dev.remora.domain.profile;
  */
 public record SamplingStats(long attempts, long failures, long incompleteStacks, long missed, long elapsedNanos) {
 
-    public long successes() {
-        return attempts - failures;
-    }
-
     public double achievedRate() {
         return elapsedNanos <= 0 ? 0 : attempts * 1e9 / elapsedNanos;
     }

@@ -1,5 +1,7 @@
 package dev.remora.domain.profile;
 
+import dev.remora.domain.memory.LongIntMap;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,17 +14,29 @@ public final class ThreadTable {
     /** One profiled thread: its OS id, interpreter, and a name where one was learnt. */
     public record ProfiledThread(long threadId, long interpreterId, Optional<String> name) {}
 
-    private final Map<Long, Integer> indexById = new HashMap<>();
+    private final LongIntMap indexByThread = new LongIntMap(16);
+    private record InInterpreter(long threadId, long interpreterId) {}
+
+    /** Subinterpreters' threads are rare: a plain map serves them. */
+    private final Map<InInterpreter, Integer> indexInSubinterpreters = new HashMap<>();
     private final List<ProfiledThread> threads = new ArrayList<>();
 
+    /** One OS thread can hold a thread state in several interpreters: each pair is its own thread here. */
     int index(long threadId, long interpreterId) {
-        Integer index = indexById.get(threadId);
-        if (index == null) {
-            index = threads.size();
-            threads.add(new ProfiledThread(threadId, interpreterId, Optional.empty()));
-            indexById.put(threadId, index);
+        if (interpreterId == 0) {
+            int index = indexByThread.get(threadId);
+            if (index == LongIntMap.ABSENT) {
+                index = add(threadId, interpreterId);
+                indexByThread.put(threadId, index);
+            }
+            return index;
         }
-        return index;
+        return indexInSubinterpreters.computeIfAbsent(new InInterpreter(threadId, interpreterId), k -> add(threadId, interpreterId));
+    }
+
+    private int add(long threadId, long interpreterId) {
+        threads.add(new ProfiledThread(threadId, interpreterId, Optional.empty()));
+        return threads.size() - 1;
     }
 
     /** Records a thread's name (the app learns it from the OS). */

@@ -61,6 +61,9 @@ final class ChainCheck {
      * @return whether every link still holds
      */
     boolean holds(SnapshotReader reader, long currentFrameField, long first) {
+        if (frames == 0) {
+            return true;
+        }
         int ranges = 0;
         int offset = 0;
         ranges = put(ranges, currentFrameField, 8, offset);

@@ -30,6 +30,7 @@ final class CodeObjects {
     private final byte[] codeBuffer;
     private final boolean hasGeneration;
     private long generation = Long.MIN_VALUE;
+    private long epoch;
     private long hits;
     private long misses;
 
@@ -44,9 +45,22 @@ final class CodeObjects {
     /** Drops every entry when the target's generation counter moved. */
     void observeGeneration(long current) {
         if (current != generation) {
-            byAddress.clear();
+            forgetAll();
             generation = current;
         }
+    }
+
+    /**
+     * Counts the times every entry was dropped. Frames resolved before a drop may point at freed code
+     * objects, so frame caches keep the epoch they resolved in and reuse only frames of the current one.
+     */
+    long epoch() {
+        return epoch;
+    }
+
+    private void forgetAll() {
+        byAddress.clear();
+        epoch++;
     }
 
     long hits() {
@@ -66,7 +80,7 @@ final class CodeObjects {
         misses++;
         CodeObject decoded = decode(address);
         if (byAddress.size() >= MAX_ENTRIES) {
-            byAddress.clear();
+            forgetAll();
         }
         byAddress.put(address, decoded);
         return decoded;

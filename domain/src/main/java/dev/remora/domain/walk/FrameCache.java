@@ -18,6 +18,7 @@ final class FrameCache {
         final LongIntMap slotByAddress = new LongIntMap(64);
         long[] executable = new long[64];
         long[] instrPtr = new long[64];
+        long[] epoch = new long[64];
         FrameInfo[] frame = new FrameInfo[64];
         int size;
 
@@ -27,14 +28,16 @@ final class FrameCache {
             size = 0;
         }
 
-        void add(long address, long exec, long instr, FrameInfo info) {
+        void add(long address, long exec, long instr, long codeEpoch, FrameInfo info) {
             if (size == frame.length) {
                 executable = Arrays.copyOf(executable, size * 2);
                 instrPtr = Arrays.copyOf(instrPtr, size * 2);
+                epoch = Arrays.copyOf(epoch, size * 2);
                 frame = Arrays.copyOf(frame, size * 2);
             }
             executable[size] = exec;
             instrPtr[size] = instr;
+            epoch[size] = codeEpoch;
             frame[size] = info;
             slotByAddress.put(address, size++);
         }
@@ -45,20 +48,22 @@ final class FrameCache {
     private long hits;
     private long misses;
 
-    FrameInfo lookup(long frameAddress, long executable, long instrPtr) {
+    /** @param codeEpoch the code-object cache's {@link CodeObjects#epoch()}: frames of older epochs are stale */
+    FrameInfo lookup(long frameAddress, long executable, long instrPtr, long codeEpoch) {
         int slot = previous.slotByAddress.get(frameAddress);
-        if (slot != LongIntMap.ABSENT && previous.executable[slot] == executable && previous.instrPtr[slot] == instrPtr) {
+        if (slot != LongIntMap.ABSENT && previous.executable[slot] == executable && previous.instrPtr[slot] == instrPtr
+                && previous.epoch[slot] == codeEpoch) {
             hits++;
             FrameInfo known = previous.frame[slot];
-            current.add(frameAddress, executable, instrPtr, known);
+            current.add(frameAddress, executable, instrPtr, codeEpoch, known);
             return known;
         }
         misses++;
         return null;
     }
 
-    void remember(long frameAddress, long executable, long instrPtr, FrameInfo frame) {
-        current.add(frameAddress, executable, instrPtr, frame);
+    void remember(long frameAddress, long executable, long instrPtr, long codeEpoch, FrameInfo frame) {
+        current.add(frameAddress, executable, instrPtr, codeEpoch, frame);
     }
 
     /** Ends a walk: what it saw becomes what the next walk may reuse. */

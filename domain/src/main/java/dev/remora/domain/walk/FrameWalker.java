@@ -79,7 +79,8 @@ final class FrameWalker {
                     }
                     long instrPtr = Bytes.getLong(frame, offsets.instrPtr());
                     if (options.opcodes() && emitted == 0) {
-                        reader.read(instrPtr, codeUnit, 0, 2);
+                        // Straight from the target: the address moves every sample and must not join the replayed ranges.
+                        reader.memory().read(instrPtr, codeUnit, 0, 2);
                         visitor.opcode(layout.opcodeName(Bytes.getUnsignedShort(codeUnit, 0)));
                     }
                     visitor.frame(resolve(codes, cache, address, executable, instrPtr));
@@ -105,10 +106,11 @@ final class FrameWalker {
 
     private static FrameInfo resolve(CodeObjects codes, FrameCache cache, long address, long executable, long instrPtr)
             throws MemoryAccessException, MalformedObjectException {
-        FrameInfo known = cache.lookup(address, executable, instrPtr);
+        FrameInfo known = cache.lookup(address, executable, instrPtr, codes.epoch());
         if (known == null) {
             known = codes.get(executable).frameAt(instrPtr);
-            cache.remember(address, executable, instrPtr, known);
+            // Read the epoch after get(): decoding may itself have dropped the cache.
+            cache.remember(address, executable, instrPtr, codes.epoch(), known);
         }
         return known;
     }

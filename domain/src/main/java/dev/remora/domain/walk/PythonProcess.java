@@ -91,11 +91,6 @@ public final class PythonProcess {
         return memory.backendName();
     }
 
-    /** Where {@code _PyRuntime} was found, for diagnostics. */
-    public String runtimeFile() {
-        return runtime.file();
-    }
-
     public WalkStats stats() {
         long codeHits = 0, codeMisses = 0, frameHits = 0, frameMisses = 0;
         for (CodeObjects c : codesByInterpreter.values()) {
@@ -230,10 +225,11 @@ public final class PythonProcess {
         reader.read(address, tstate, 0, tstate.length);
         long nativeId = Bytes.getLong(tstate, offsets.thread().nativeThreadId());
         int status = statusReader.read(address, tstate, gilHolder, main, options.cpuState());
+        // Claimed before the filter: a thread a mode skips this time keeps its cache for the next.
+        FrameCache cache = frameCaches.forThread(address);
         if (!visitor.beginThread(interpreterId, nativeId, status)) {
             return;
         }
-        FrameCache cache = frameCaches.forThread(address);
         long first = Bytes.getLong(tstate, offsets.thread().currentFrame());
         visitor.endThread(walker.walk(first, address + offsets.thread().currentFrame(), codes, cache, options, gcFrame, visitor));
     }

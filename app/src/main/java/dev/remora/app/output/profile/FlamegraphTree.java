@@ -95,10 +95,6 @@ final class FlamegraphTree {
         return new FlamegraphTree(root);
     }
 
-    Node root() {
-        return root;
-    }
-
     /** Nodes with samples, parents before children and siblings in drawing order. */
     List<Node> preorder() {
         List<Node> order = new ArrayList<>();
