@@ -3,46 +3,47 @@ package dev.remora.domain.memory;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
 
-import java.util.Arrays;
-
 /**
  * Reads the target for one snapshot at a time. A sampler walks nearly the same structures every time,
  * so this reader remembers which ranges a walk read and, when the next snapshot begins, fetches all of
  * them again in one batched remote read; the walk then finds its bytes already here and only what
  * changed costs a read of its own. Every byte served comes from this snapshot's reads: nothing is
  * carried over from an earlier one. Buffers are reused, so a steady sampler allocates nothing.
+ *
+ * <p>The same batch ends with second copies of the ranges the last snapshot's checks read back (see
+ * {@link #recordCheck}): the kernel fills a batch in order, so those copies were read after every
+ * byte the walk gets from the batch, and a check can use them instead of a round trip of its own.
  */
 public final class SnapshotReader {
 
     /** Changes of the stack met by one walk before it stops using prefetched bytes. */
     private static final int MAX_REFRESHES = 4;
-    private static final int MAX_REGIONS = 1 << 14;
-    /** Ranges closer than this are fetched as one: the bytes between cost less than another range. */
-    private static final int MERGE_GAP = 256;
-    private static final int MAX_RECORDED = 1 << 14;
-    private static final int MAX_PREFETCH_BYTES = 4 << 20;
 
     private final RemoteMemory memory;
     private final byte[] scratch = new byte[8];
 
-    // Ranges read during the current snapshot: start address and length.
-    private long[] recordedStart = new long[256];
-    private int[] recordedLength = new int[256];
-    private int recorded;
+    private final RecordedRanges recorded = new RecordedRanges();
+    private final RecordedRanges recordedChecks = new RecordedRanges();
+    // What the current regions were planned from.
+    private final RecordedRanges plannedFrom = new RecordedRanges();
+    private final RecordedRanges plannedChecksFrom = new RecordedRanges();
 
-    // This snapshot's prefetched ranges, sorted by address, and where their bytes are.
-    private long[] regionStart = new long[256];
-    private int[] regionLength = new int[256];
-    private int[] regionOffset = new int[256];
-    private int regions;
-    private int refreshes;
-    private byte[] regionBytes = new byte[64 * 1024];
-    private long[] sortKeys = new long[256];
-    // The walk the current regions were planned from, and how many regions that plan has.
-    private long[] plannedStart = new long[256];
-    private int[] plannedLength = new int[256];
-    private int plannedFrom;
+    /** The batch: {@code planned} ranges for the walk, then {@code checks} ranges of second copies. */
+    private final Regions regions = new Regions();
     private int planned;
+    private int checks;
+    /** The walk's ranges that arrived this snapshot; lookups search only these. */
+    private int searchable;
+    /** Whether every byte served so far came from this snapshot's batch, with its second copies whole. */
+    private boolean checksUsable;
+    private int refreshes;
+    // A refresh fetches the planned ranges again plus one new range, placed after the batch's bytes.
+    private long[] refreshStart = new long[256];
+    private int[] refreshLength = new int[256];
+    private int[] refreshOffset = new int[256];
+    private int extraOffset = -1;
+    private long extraStart;
+    private int extraLength;
 
     private long remoteReads;
     private long remoteBytes;
@@ -54,41 +55,31 @@ public final class SnapshotReader {
 
     /** Starts a new snapshot: fetches, in one batch, what the last snapshot read. */
     public void reset() {
-        if (!sameAsPlanned()) {
-            planRegions();
-            keepPlan();
+        if (!recorded.sameAs(plannedFrom) || !recordedChecks.sameAs(plannedChecksFrom)) {
+            regions.clear();
+            regions.appendMerged(recorded);
+            planned = regions.count;
+            regions.appendMerged(recordedChecks);
+            checks = regions.count - planned;
+            plannedFrom.copyFrom(recorded);
+            plannedChecksFrom.copyFrom(recordedChecks);
         }
-        recorded = 0;
+        recorded.clear();
+        recordedChecks.clear();
         refreshes = 0;
-        if (planned == 0) {
-            regions = 0;
+        extraOffset = -1;
+        int total = planned + checks;
+        if (total == 0) {
+            searchable = 0;
+            checksUsable = false;
             return;
         }
         batches++;
         remoteReads++;
-        remoteBytes += regionOffset[planned - 1] + regionLength[planned - 1];
-        regions = memory.readPrefix(regionStart, regionLength, regionBytes, regionOffset, planned);
-    }
-
-    /**
-     * Whether the walk just ended read exactly what the walk the regions were planned from read: the
-     * steady state of a sampler, where sorting and merging again would give the same regions.
-     */
-    private boolean sameAsPlanned() {
-        return recorded == plannedFrom
-                && Arrays.equals(recordedStart, 0, recorded, plannedStart, 0, recorded)
-                && Arrays.equals(recordedLength, 0, recorded, plannedLength, 0, recorded);
-    }
-
-    private void keepPlan() {
-        planned = regions;
-        plannedFrom = recorded;
-        if (plannedStart.length < recorded) {
-            plannedStart = new long[recordedStart.length];
-            plannedLength = new int[recordedStart.length];
-        }
-        System.arraycopy(recordedStart, 0, plannedStart, 0, recorded);
-        System.arraycopy(recordedLength, 0, plannedLength, 0, recorded);
+        remoteBytes += regions.end();
+        int whole = memory.readPrefix(regions.start, regions.length, regions.bytes, regions.offset, total);
+        searchable = Math.min(whole, planned);
+        checksUsable = checks > 0 && whole == total;
     }
 
     public RemoteMemory memory() {
@@ -105,25 +96,35 @@ public final class SnapshotReader {
         return remoteBytes;
     }
 
-    /** Batched reads at the start of snapshots. */
+    /** Batched reads at the start of snapshots and on changes met by a walk. */
     public long batches() {
         return batches;
     }
 
     public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
-        int region = regionHolding(address, length);
-        if (region < 0 && regions > 0) {
-            region = refreshWith(address, length);
-        }
-        if (region >= 0) {
-            System.arraycopy(regionBytes, regionOffset[region] + (int) (address - regionStart[region]), dst, offset, length);
+        int at = locate(address, length);
+        if (at >= 0) {
+            System.arraycopy(regions.bytes, at, dst, offset, length);
         } else {
+            checksUsable = false;
             remoteReads++;
             remoteBytes += length;
             memory.read(address, dst, offset, length);
         }
         // Only ranges that could be read are fetched again: one bad range would cut the batch short.
         record(address, length);
+    }
+
+    /** Where this snapshot holds the range in {@link #bytes()}, fetching it (and refreshing) if needed; -1 if not held. */
+    private int locate(long address, int length) {
+        int at = regions.find(address, length, 0, searchable);
+        if (at < 0 && extraOffset >= 0 && address >= extraStart && address - extraStart + length <= extraLength) {
+            at = extraOffset + (int) (address - extraStart);
+        }
+        if (at < 0 && searchable > 0) {
+            at = refreshWith(address, length);
+        }
+        return at;
     }
 
     /**
@@ -133,30 +134,62 @@ public final class SnapshotReader {
      * again together with the new one, in one batch; after a few such changes the walk reads on its
      * own and uses no prefetched bytes at all.
      *
-     * @return the region now holding the range, or -1
+     * @return where the range now sits in {@link #bytes()}, or -1
      */
     private int refreshWith(long address, int length) {
-        if (++refreshes > MAX_REFRESHES || planned + 1 > MAX_REGIONS) {
-            regions = 0;
+        checksUsable = false;
+        int end = regions.end();
+        if (++refreshes > MAX_REFRESHES || !regions.reserve(end + (long) length)) {
+            searchable = 0;
+            extraOffset = -1;
             return -1;
         }
-        int end = regionOffset[planned - 1] + regionLength[planned - 1];
-        if (regionStart.length == planned) {
-            growRegions();
+        if (refreshStart.length < planned + 1) {
+            refreshStart = new long[regions.start.length + 1];
+            refreshLength = new int[refreshStart.length];
+            refreshOffset = new int[refreshStart.length];
         }
-        if (regionBytes.length < end + length) {
-            regionBytes = Arrays.copyOf(regionBytes, Math.max(end + length, regionBytes.length * 2));
-        }
-        regionStart[planned] = address;
-        regionLength[planned] = length;
-        regionOffset[planned] = end;
+        System.arraycopy(regions.start, 0, refreshStart, 0, planned);
+        System.arraycopy(regions.length, 0, refreshLength, 0, planned);
+        System.arraycopy(regions.offset, 0, refreshOffset, 0, planned);
+        // The new range goes after the second copies, which stay where the batch put them.
+        refreshStart[planned] = address;
+        refreshLength[planned] = length;
+        refreshOffset[planned] = end;
         batches++;
         remoteReads++;
-        remoteBytes += end + length;
-        int whole = memory.readPrefix(regionStart, regionLength, regionBytes, regionOffset, planned + 1);
-        // The extra range sits last and out of address order: serve it once, search only the sorted ones.
-        regions = Math.min(whole, planned);
-        return whole == planned + 1 ? planned : -1;
+        remoteBytes += (planned == 0 ? 0 : regions.offset[planned - 1] + regions.length[planned - 1]) + length;
+        int whole = memory.readPrefix(refreshStart, refreshLength, regions.bytes, refreshOffset, planned + 1);
+        searchable = Math.min(whole, planned);
+        if (whole != planned + 1) {
+            extraOffset = -1;
+            return -1;
+        }
+        extraStart = address;
+        extraLength = length;
+        extraOffset = end;
+        return end;
+    }
+
+    /**
+     * Notes a range a check reads back after the walk: the next snapshot's batch fetches it again,
+     * last, so that check can use {@link #secondCopy}.
+     */
+    public void recordCheck(long address, int length) {
+        recordedChecks.add(address, length);
+    }
+
+    /**
+     * Where the batch holds a second copy of the range, read after everything this snapshot has
+     * served; -1 when there is none or when some byte served came from a later read.
+     */
+    public int secondCopy(long address, int length) {
+        return checksUsable ? regions.find(address, length, planned, planned + checks) : -1;
+    }
+
+    /** The buffer that {@link #secondCopy} offsets point into; valid until the next read. */
+    public byte[] bytes() {
+        return regions.bytes;
     }
 
     /**
@@ -185,90 +218,6 @@ public final class SnapshotReader {
     }
 
     private void record(long address, int length) {
-        if (recorded == MAX_RECORDED || length <= 0 || length > MAX_PREFETCH_BYTES) {
-            return;
-        }
-        if (recorded == recordedStart.length) {
-            recordedStart = Arrays.copyOf(recordedStart, recorded * 2);
-            recordedLength = Arrays.copyOf(recordedLength, recorded * 2);
-        }
-        recordedStart[recorded] = address;
-        recordedLength[recorded] = length;
-        recorded++;
-    }
-
-    /** The prefetched region that holds all of {@code [address, address + length)}, or -1. */
-    private int regionHolding(long address, int length) {
-        int lo = 0, hi = regions - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(regionStart[mid], address) <= 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        int candidate = hi;
-        if (candidate < 0) {
-            return -1;
-        }
-        long offset = address - regionStart[candidate];
-        return offset >= 0 && offset + length <= regionLength[candidate] ? candidate : -1;
-    }
-
-    /** Sorts the recorded ranges and merges neighbours into the next snapshot's regions. */
-    private void planRegions() {
-        regions = 0;
-        if (recorded == 0) {
-            return;
-        }
-        if (sortKeys.length < recorded) {
-            sortKeys = new long[recordedStart.length];
-        }
-        // Addresses are user-space (below 2^47), so the index fits in the low bits of the sort key.
-        for (int i = 0; i < recorded; i++) {
-            sortKeys[i] = recordedStart[i] << 16 | i;
-        }
-        Arrays.sort(sortKeys, 0, recorded);
-        int total = 0;
-        long start = -1, end = -1;
-        for (int k = 0; k < recorded; k++) {
-            int i = (int) (sortKeys[k] & 0xFFFF);
-            long s = recordedStart[i], e = s + recordedLength[i];
-            if (start >= 0 && s <= end + MERGE_GAP) {
-                end = Math.max(end, e);
-                continue;
-            }
-            if (start >= 0) {
-                total = addRegion(start, end, total);
-            }
-            start = s;
-            end = e;
-        }
-        addRegion(start, end, total);
-    }
-
-    private void growRegions() {
-        regionStart = Arrays.copyOf(regionStart, regionStart.length * 2);
-        regionLength = Arrays.copyOf(regionLength, regionLength.length * 2);
-        regionOffset = Arrays.copyOf(regionOffset, regionOffset.length * 2);
-    }
-
-    private int addRegion(long start, long end, int offset) {
-        int length = (int) Math.min(end - start, MAX_PREFETCH_BYTES);
-        if (offset + length > MAX_PREFETCH_BYTES) {
-            return offset;
-        }
-        if (regions == regionStart.length) {
-            growRegions();
-        }
-        if (regionBytes.length < offset + length) {
-            regionBytes = Arrays.copyOf(regionBytes, Math.max(offset + length, regionBytes.length * 2));
-        }
-        regionStart[regions] = start;
-        regionLength[regions] = length;
-        regionOffset[regions] = offset;
-        regions++;
-        return offset + length;
+        recorded.add(address, length);
     }
 }

@@ -30,9 +30,15 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
                               long gilLocked, long gilHolder, OptionalLong codeObjectGeneration,
                               OptionalLong gcFrame, int readLength, long importsModules) {}
 
-    public record Thread(long size, long next, long currentFrame, long nativeThreadId, long datastackChunk,
+    /**
+     * @param lastProfiledFrame where a profiler may leave a marker frame that the interpreter moves to
+     *     the caller whenever it pops the marked frame (3.15+); {@code lastProfiledFrameSeq} counts those moves
+     * @param readLength how many leading bytes of the thread state cover every field used
+     */
+    public record Thread(long size, long prev, long next, long currentFrame, long nativeThreadId, long datastackChunk,
                          OptionalLong holdsGil, OptionalLong gilRequested, OptionalLong currentException,
-                         OptionalLong excStateValue) {}
+                         OptionalLong excStateValue, OptionalLong lastProfiledFrame,
+                         OptionalLong lastProfiledFrameSeq, int readLength) {}
 
     /**
      * @param localsPlus where {@code localsplus[]}, the locals and then the value stack, starts

@@ -12,7 +12,8 @@ import java.util.Arrays;
  * call path under a child from another). After the walk, the links it used — each frame's
  * {@code previous} and executable, each parent's instruction, the thread's current frame — are read
  * again all at once; if any moved, the stack is rejected. What passes is the stack as it stood at
- * that second read.
+ * that second read. In a steady sampler the second read costs no round trip of its own: the
+ * snapshot's batch ends with it.
  */
 final class ChainCheck {
 
@@ -30,6 +31,7 @@ final class ChainCheck {
     private long[] rangeStart = new long[64];
     private int[] rangeLength = new int[64];
     private int[] rangeOffset = new int[64];
+    private int[] copyOffset = new int[64];
     private byte[] bytes = new byte[4096];
 
     ChainCheck(DebugOffsets offsets) {
@@ -87,25 +89,50 @@ final class ChainCheck {
             ranges = put(ranges, start, (int) (end - start), offset);
             offset += (int) (end - start);
         }
-        if (bytes.length < offset) {
-            bytes = new byte[Math.max(offset, bytes.length * 2)];
+        byte[] copy = secondCopies(reader, ranges);
+        if (copy == null) {
+            if (bytes.length < offset) {
+                bytes = new byte[Math.max(offset, bytes.length * 2)];
+            }
+            if (reader.readTogether(rangeStart, rangeLength, bytes, rangeOffset, ranges) != ranges) {
+                return false;
+            }
+            copy = bytes;
         }
-        if (reader.readTogether(rangeStart, rangeLength, bytes, rangeOffset, ranges) != ranges) {
-            return false;
-        }
-        if (Bytes.getLong(bytes, 0) != first) {
+        if (Bytes.getLong(copy, rangeOffset[0]) != first) {
             return false;
         }
         for (int i = 0; i < frames; i++) {
             int at = locate(address[i], ranges);
-            if (Bytes.getLong(bytes, at + (int) frame.previous()) != previous[i]
-                    || Bytes.getLong(bytes, at + (int) frame.executable()) != executable[i]
+            if (Bytes.getLong(copy, at + (int) frame.previous()) != previous[i]
+                    || Bytes.getLong(copy, at + (int) frame.executable()) != executable[i]
                     // The innermost frame runs on while it is read; its callers wait at their calls.
-                    || i > 0 && Bytes.getLong(bytes, at + (int) frame.instrPtr()) != instrPtr[i]) {
+                    || i > 0 && Bytes.getLong(copy, at + (int) frame.instrPtr()) != instrPtr[i]) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * The second copies the snapshot's batch already holds for these ranges (their offsets replace
+     * {@link #rangeOffset}), or null when it does not hold them all; either way the next batch will.
+     */
+    private byte[] secondCopies(SnapshotReader reader, int ranges) {
+        boolean all = true;
+        for (int r = 0; r < ranges; r++) {
+            reader.recordCheck(rangeStart[r], rangeLength[r]);
+            if (all) {
+                int at = reader.secondCopy(rangeStart[r], rangeLength[r]);
+                all = at >= 0;
+                copyOffset[r] = at;
+            }
+        }
+        if (!all) {
+            return null;
+        }
+        System.arraycopy(copyOffset, 0, rangeOffset, 0, ranges);
+        return reader.bytes();
     }
 
     private int put(int ranges, long start, int length, int offset) {
@@ -113,6 +140,7 @@ final class ChainCheck {
             rangeStart = Arrays.copyOf(rangeStart, ranges * 2);
             rangeLength = Arrays.copyOf(rangeLength, ranges * 2);
             rangeOffset = Arrays.copyOf(rangeOffset, ranges * 2);
+            copyOffset = Arrays.copyOf(copyOffset, ranges * 2);
         }
         rangeStart[ranges] = start;
         rangeLength[ranges] = length;

@@ -67,7 +67,7 @@ public final class PythonProcess {
         this.walker = new FrameWalker(reader, offsets);
         this.interpreterStart = firstInterpreterField(offsets.interpreter());
         this.interpreter = new byte[offsets.interpreter().readLength() - (int) interpreterStart];
-        this.tstate = new byte[(int) offsets.thread().size()];
+        this.tstate = new byte[offsets.thread().readLength()];
     }
 
     public static PythonProcess attach(ProcessImage image, RemoteMemory memory) throws InspectionException {
