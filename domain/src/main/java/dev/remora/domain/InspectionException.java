@@ -7,7 +7,7 @@ public abstract sealed class InspectionException extends Exception
         permits InspectionException.NotPython, InspectionException.UnsupportedVersion,
                 InspectionException.CorruptTarget, InspectionException.TargetGone,
                 InspectionException.AccessDenied, InspectionException.Unreadable,
-                InspectionException.AsyncioUnavailable {
+                InspectionException.AsyncioUnavailable, InspectionException.Unsupported {
 
     private InspectionException(String message) {
         super(message, null, false, false);
@@ -67,6 +67,13 @@ public abstract sealed class InspectionException extends Exception
 
         public Reason reason() {
             return reason;
+        }
+    }
+
+    /** Something asked for that this target or this way of reading it cannot do. */
+    public static final class Unsupported extends InspectionException {
+        public Unsupported(String message) {
+            super(message);
         }
     }
 

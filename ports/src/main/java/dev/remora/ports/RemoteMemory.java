@@ -47,6 +47,21 @@ public interface RemoteMemory extends AutoCloseable {
         return count;
     }
 
+    /** Whether {@link #write} can work: only live processes, and only where the backend supports it. */
+    default boolean writable() {
+        return false;
+    }
+
+    /**
+     * Writes {@code length} bytes from {@code src[offset..]} into the target at {@code address}. Used
+     * only by features a user turns on to have the target keep a marker for the reader.
+     *
+     * @throws UnsupportedOperationException when {@link #writable()} is false
+     */
+    default void write(long address, byte[] src, int offset, int length) throws MemoryAccessException {
+        throw new UnsupportedOperationException(backendName() + " cannot write to the target");
+    }
+
     /** Short name of the mechanism, reported to users ("vmreadv", "procmem", "core"). */
     String backendName();
 

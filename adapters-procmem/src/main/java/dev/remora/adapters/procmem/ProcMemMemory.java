@@ -29,6 +29,8 @@ public final class ProcMemMemory implements RemoteMemory {
     private final Path memFile;
     private final Object openLock = new Object();
     private volatile FileChannel channel;
+    /** Opened only when something asks to write: most users never do. */
+    private FileChannel writeChannel;
     /** The process's start time when the file was opened, to tell its exit from pid reuse. */
     private volatile OptionalLong startTime = OptionalLong.empty();
     private volatile boolean closed;
@@ -114,15 +116,15 @@ public final class ProcMemMemory implements RemoteMemory {
             }
             if (channel == null) {
                 startTime = Procfs.stat(pid).map(ProcStat::startTime).orElse(OptionalLong.empty());
-                channel = openFile(address);
+                channel = openFile(address, StandardOpenOption.READ);
             }
             return channel;
         }
     }
 
-    private FileChannel openFile(long address) throws MemoryAccessException {
+    private FileChannel openFile(long address, StandardOpenOption mode) throws MemoryAccessException {
         try {
-            return FileChannel.open(memFile, StandardOpenOption.READ);
+            return FileChannel.open(memFile, mode);
         } catch (NoSuchFileException e) {
             throw new MemoryAccessException.ProcessGone(address);
         } catch (AccessDeniedException e) {
@@ -138,6 +140,39 @@ public final class ProcMemMemory implements RemoteMemory {
     }
 
     @Override
+    public boolean writable() {
+        return true;
+    }
+
+    @Override
+    public void write(long address, byte[] src, int offset, int length) throws MemoryAccessException {
+        Objects.checkFromIndexSize(offset, length, src.length);
+        if (address < 0) {
+            throw new MemoryAccessException.Unmapped(address);
+        }
+        FileChannel ch;
+        synchronized (openLock) {
+            if (closed) {
+                throw new IllegalStateException("memory of process " + pid + " is closed");
+            }
+            if (writeChannel == null) {
+                writeChannel = openFile(address, StandardOpenOption.WRITE);
+            }
+            ch = writeChannel;
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(src, offset, length);
+        try {
+            while (buffer.hasRemaining()) {
+                if (ch.write(buffer, address + buffer.position() - offset) <= 0) {
+                    throw new MemoryAccessException.Unmapped(address);
+                }
+            }
+        } catch (IOException e) {
+            throw readFailure(address, e);
+        }
+    }
+
+    @Override
     public String backendName() {
         return "procmem";
     }
@@ -146,12 +181,13 @@ public final class ProcMemMemory implements RemoteMemory {
     public void close() {
         synchronized (openLock) {
             closed = true;
-            FileChannel ch = channel;
-            if (ch != null) {
-                try {
-                    ch.close();
-                } catch (IOException e) {
-                    // Read-only; nothing to lose.
+            for (FileChannel ch : new FileChannel[] {channel, writeChannel}) {
+                if (ch != null) {
+                    try {
+                        ch.close();
+                    } catch (IOException e) {
+                        // Nothing buffered: writes go straight to the target.
+                    }
                 }
             }
         }

@@ -1,22 +1,33 @@
 package dev.remora.domain.memory;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /** Little-endian field access on byte arrays copied from an x86-64 target. */
 public final class Bytes {
+
+    // View handles compile to single loads: every field of every frame goes through here.
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
     private Bytes() {}
 
     public static long getLong(byte[] b, int at) {
-        return (b[at] & 0xFFL) | (b[at + 1] & 0xFFL) << 8 | (b[at + 2] & 0xFFL) << 16 | (b[at + 3] & 0xFFL) << 24
-                | (b[at + 4] & 0xFFL) << 32 | (b[at + 5] & 0xFFL) << 40 | (b[at + 6] & 0xFFL) << 48
-                | (b[at + 7] & 0xFFL) << 56;
+        return (long) LONG.get(b, at);
     }
 
     public static int getInt(byte[] b, int at) {
-        return (b[at] & 0xFF) | (b[at + 1] & 0xFF) << 8 | (b[at + 2] & 0xFF) << 16 | (b[at + 3] & 0xFF) << 24;
+        return (int) INT.get(b, at);
     }
 
     public static int getUnsignedShort(byte[] b, int at) {
-        return (b[at] & 0xFF) | (b[at + 1] & 0xFF) << 8;
+        return Short.toUnsignedInt((short) SHORT.get(b, at));
+    }
+
+    public static void putLong(byte[] b, int at, long value) {
+        LONG.set(b, at, value);
     }
 
     public static long getLong(byte[] b, long at) {

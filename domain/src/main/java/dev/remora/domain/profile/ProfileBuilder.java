@@ -20,6 +20,11 @@ public final class ProfileBuilder implements StackVisitor {
     private int threadIndex;
     private int status;
     private int opcode = -1;
+    /** The node a thread's tail was last found at, by thread index: tails repeat sample after sample. */
+    private long[] tailIds = new long[16];
+    private int[] tailCounts = new int[16];
+    private int[] tailNodes = new int[16];
+    private int tailNode = -1;
     private long now;
     private long incomplete;
 
@@ -47,6 +52,7 @@ public final class ProfileBuilder implements StackVisitor {
         this.status = status;
         this.depth = 0;
         this.opcode = -1;
+        this.tailNode = -1;
         return true;
     }
 
@@ -56,6 +62,29 @@ public final class ProfileBuilder implements StackVisitor {
             stack = Arrays.copyOf(stack, depth * 2);
         }
         stack[depth++] = profile.frames().intern(frame);
+    }
+
+    @Override
+    public void tail(long tailId, FrameInfo[] outermostFirst, int count) {
+        if (threadIndex >= tailIds.length) {
+            int capacity = Math.max(threadIndex + 1, tailIds.length * 2);
+            tailIds = Arrays.copyOf(tailIds, capacity);
+            tailCounts = Arrays.copyOf(tailCounts, capacity);
+            tailNodes = Arrays.copyOf(tailNodes, capacity);
+        }
+        if (tailIds[threadIndex] == tailId && tailCounts[threadIndex] == count) {
+            tailNode = tailNodes[threadIndex];
+            return;
+        }
+        CallTree tree = profile.tree();
+        int node = tree.root(threadIndex);
+        for (int i = 0; i < count; i++) {
+            node = tree.child(node, profile.frames().intern(outermostFirst[i]));
+        }
+        tailIds[threadIndex] = tailId;
+        tailCounts[threadIndex] = count;
+        tailNodes[threadIndex] = node;
+        tailNode = node;
     }
 
     @Override
@@ -70,11 +99,11 @@ public final class ProfileBuilder implements StackVisitor {
             incomplete++;
             return;
         }
-        if (depth == 0) {
+        if (depth == 0 && tailNode < 0) {
             return;
         }
         CallTree tree = profile.tree();
-        int node = tree.root(threadIndex);
+        int node = tailNode >= 0 ? tailNode : tree.root(threadIndex);
         for (int i = depth - 1; i >= 0; i--) {
             node = tree.child(node, stack[i]);
         }

@@ -19,14 +19,11 @@ final class ChainCheck {
 
     /** Frames nearer than this are read back as one range. */
     private static final int MERGE_GAP = 512;
+    /** Passed as the expected marker when the marker need not be checked. */
+    static final long ANY_MARKER = -1;
 
     private final DebugOffsets.Frame frame;
     private final int headerLength;
-    private long[] address = new long[256];
-    private long[] previous = new long[256];
-    private long[] executable = new long[256];
-    private long[] instrPtr = new long[256];
-    private int frames;
 
     private long[] rangeStart = new long[64];
     private int[] rangeLength = new int[64];
@@ -39,40 +36,28 @@ final class ChainCheck {
         this.headerLength = (int) (Math.max(frame.executable(), Math.max(frame.previous(), frame.instrPtr())) + 8);
     }
 
-    void begin() {
-        frames = 0;
-    }
-
-    void add(long frameAddress, long previousFrame, long executableRaw, long instr) {
-        if (frames == address.length) {
-            address = Arrays.copyOf(address, frames * 2);
-            previous = Arrays.copyOf(previous, frames * 2);
-            executable = Arrays.copyOf(executable, frames * 2);
-            instrPtr = Arrays.copyOf(instrPtr, frames * 2);
-        }
-        address[frames] = frameAddress;
-        previous[frames] = previousFrame;
-        executable[frames] = executableRaw;
-        instrPtr[frames] = instr;
-        frames++;
-    }
-
     /**
      * @param currentFrameField where the thread state points at its current frame
      * @param first the current frame the walk started from
+     * @param markerField where the thread state keeps its frame marker, after the current frame; 0 if none
+     * @param marker the marker value that must still stand, or {@link #ANY_MARKER}
+     * @param fresh read everything again now, even if the snapshot's batch holds second copies
+     *     (they were read before something the check must come after)
      * @return whether every link still holds
      */
-    boolean holds(SnapshotReader reader, long currentFrameField, long first) {
+    boolean holds(SnapshotReader reader, WalkedFrames walked, long currentFrameField, long first,
+                  long markerField, long marker, boolean fresh) {
+        int frames = walked.frames();
         if (frames == 0) {
             return true;
         }
-        int ranges = 0;
-        int offset = 0;
-        ranges = put(ranges, currentFrameField, 8, offset);
-        offset += 8;
+        boolean checkMarker = marker != ANY_MARKER;
+        int head = checkMarker ? (int) (markerField - currentFrameField) + 8 : 8;
+        int ranges = put(0, currentFrameField, head, 0);
+        int offset = head;
         long start = 0, end = 0;
         for (int i = 0; i < frames; i++) {
-            long a = address[i], e = a + headerLength;
+            long a = walked.address(i), e = a + headerLength;
             if (end > start && a >= start - MERGE_GAP && e <= end + MERGE_GAP) {
                 start = Math.min(start, a);
                 end = Math.max(end, e);
@@ -89,7 +74,7 @@ final class ChainCheck {
             ranges = put(ranges, start, (int) (end - start), offset);
             offset += (int) (end - start);
         }
-        byte[] copy = secondCopies(reader, ranges);
+        byte[] copy = secondCopies(reader, ranges, fresh);
         if (copy == null) {
             if (bytes.length < offset) {
                 bytes = new byte[Math.max(offset, bytes.length * 2)];
@@ -99,15 +84,16 @@ final class ChainCheck {
             }
             copy = bytes;
         }
-        if (Bytes.getLong(copy, rangeOffset[0]) != first) {
+        if (Bytes.getLong(copy, rangeOffset[0]) != first
+                || checkMarker && Bytes.getLong(copy, rangeOffset[0] + head - 8) != marker) {
             return false;
         }
         for (int i = 0; i < frames; i++) {
-            int at = locate(address[i], ranges);
-            if (Bytes.getLong(copy, at + (int) frame.previous()) != previous[i]
-                    || Bytes.getLong(copy, at + (int) frame.executable()) != executable[i]
+            int at = locate(walked.address(i), ranges);
+            if (Bytes.getLong(copy, at + (int) frame.previous()) != walked.previous(i)
+                    || Bytes.getLong(copy, at + (int) frame.executable()) != walked.executable(i)
                     // The innermost frame runs on while it is read; its callers wait at their calls.
-                    || i > 0 && Bytes.getLong(copy, at + (int) frame.instrPtr()) != instrPtr[i]) {
+                    || i > 0 && Bytes.getLong(copy, at + (int) frame.instrPtr()) != walked.instrPtr(i)) {
                 return false;
             }
         }
@@ -118,8 +104,8 @@ final class ChainCheck {
      * The second copies the snapshot's batch already holds for these ranges (their offsets replace
      * {@link #rangeOffset}), or null when it does not hold them all; either way the next batch will.
      */
-    private byte[] secondCopies(SnapshotReader reader, int ranges) {
-        boolean all = true;
+    private byte[] secondCopies(SnapshotReader reader, int ranges, boolean fresh) {
+        boolean all = !fresh;
         for (int r = 0; r < ranges; r++) {
             reader.recordCheck(rangeStart[r], rangeLength[r]);
             if (all) {
@@ -148,7 +134,7 @@ final class ChainCheck {
         return ranges + 1;
     }
 
-    /** Where a frame's header sits in {@link #bytes}. */
+    /** Where a frame's header sits in the checked bytes. */
     private int locate(long frameAddress, int ranges) {
         for (int r = 1; r < ranges; r++) {
             long delta = frameAddress - rangeStart[r];

@@ -43,6 +43,7 @@ final class FrameCache {
         }
     }
 
+    private MarkedChain chain;
     private Generation previous = new Generation();
     private Generation current = new Generation();
     private long hits;
@@ -64,6 +65,14 @@ final class FrameCache {
 
     void remember(long frameAddress, long executable, long instrPtr, long codeEpoch, FrameInfo frame) {
         current.add(frameAddress, executable, instrPtr, codeEpoch, frame);
+    }
+
+    /** The thread's last proven stack, for walks that use frame markers. */
+    MarkedChain chain() {
+        if (chain == null) {
+            chain = new MarkedChain();
+        }
+        return chain;
     }
 
     /** Ends a walk: what it saw becomes what the next walk may reuse. */

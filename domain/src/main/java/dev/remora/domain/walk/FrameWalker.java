@@ -22,19 +22,31 @@ final class FrameWalker {
 
     /** Deeper than any real stack (Python frames do not use the C stack since 3.11). */
     static final int MAX_DEPTH = 1 << 18;
+    /**
+     * Frames a walk reads above the marker before it moves the marker to the current frame: moving
+     * it costs a write and a check of its own, which only a deep stack repays.
+     */
+    static final int MARKER_MOVE_AFTER = 16;
 
     private final SnapshotReader reader;
     private final DebugOffsets.Frame offsets;
+    private final long currentFrameOffset;
+    private final long markerOffset;
     private final VersionLayout layout;
     private final byte[] frame;
+    private final byte[] markerBytes = new byte[8];
     private final ChainGuard guard = new ChainGuard(MAX_DEPTH, 0);
     private final ChainCheck check;
+    private final WalkedFrames walked = new WalkedFrames();
     private final byte[] codeUnit = new byte[2];
     private final boolean[] entryOwner = new boolean[256];
+    private boolean markers;
 
     FrameWalker(SnapshotReader reader, DebugOffsets offsets) {
         this.reader = reader;
         this.offsets = offsets.frame();
+        this.currentFrameOffset = offsets.thread().currentFrame();
+        this.markerOffset = offsets.thread().lastProfiledFrame().orElse(-1);
         this.layout = offsets.layout();
         this.frame = new byte[(int) this.offsets.size()];
         this.check = new ChainCheck(offsets);
@@ -44,47 +56,72 @@ final class FrameWalker {
         }
     }
 
+    /** Whether the target exports a frame marker: {@link #useMarkers} works only then. */
+    boolean markersSupported() {
+        return markerOffset > currentFrameOffset;
+    }
+
+    /** From now on, keep the thread's frame marker on walked stacks and reuse what lies below it. */
+    void useMarkers() {
+        markers = markersSupported();
+    }
+
     /**
      * Sends the thread's frames, innermost first, to {@code visitor}.
      *
+     * @param marker the thread's frame marker as read with its current frame (ignored unless markers are used)
      * @param gcFrame the frame that started a running garbage collection, or 0
      * @return why the walk stopped early, if it did
      */
-    Optional<String> walk(long first, long currentFrameField, CodeObjects codes, FrameCache cache,
+    Optional<String> walk(long first, long tstate, long marker, CodeObjects codes, FrameCache cache,
                           SnapshotOptions options, long gcFrame, StackVisitor visitor) throws MemoryAccessException {
         ChainGuard guard = this.guard.restart(MAX_DEPTH, first);
+        // Below the marker the frames are those of the last proven stack; marks that depend on
+        // what lies above a frame (<native>) or on this moment (<GC>) would need them read again.
+        MarkedChain chain = markers ? cache.chain() : null;
+        boolean reuse = chain != null && chain.anchored() && marker != 0 && !options.nativeFrames()
+                && !(options.gcFrames() && gcFrame != 0);
         long address = first;
         int emitted = 0;
-        check.begin();
+        int tailAt = -1;
+        walked.clear();
         try {
             while (address != 0) {
                 reader.read(address, frame, 0, frame.length);
-                check.add(address, Bytes.getLong(frame, offsets.previous()), Bytes.getLong(frame, offsets.executable()),
-                        Bytes.getLong(frame, offsets.instrPtr()));
+                long rawExecutable = Bytes.getLong(frame, offsets.executable());
+                long previous = Bytes.getLong(frame, offsets.previous());
+                long instrPtr = Bytes.getLong(frame, offsets.instrPtr());
+                walked.add(address, previous, rawExecutable, instrPtr);
                 int owner = frame[(int) offsets.owner()] & 0xFF;
                 if (owner > layout.maxFrameOwner()) {
                     return Optional.of("frame at 0x%x has an invalid owner %d".formatted(address, owner));
                 }
-                long executable = layout.untagExecutable(Bytes.getLong(frame, offsets.executable()));
-                long previous = Bytes.getLong(frame, offsets.previous());
+                long executable = layout.untagExecutable(rawExecutable);
                 if (entryOwner[owner]) {
                     // C code called back into Python here; mark it only between two Python frames.
                     if (options.nativeFrames() && emitted > 0 && previous != 0 && previous != gcFrame) {
-                        visitor.frame(PseudoFrames.NATIVE);
+                        show(PseudoFrames.NATIVE, visitor);
                         emitted++;
                     }
                 } else if (executable != 0) {
                     if (options.gcFrames() && address == gcFrame) {
-                        visitor.frame(PseudoFrames.GC);
+                        show(PseudoFrames.GC, visitor);
                     }
-                    long instrPtr = Bytes.getLong(frame, offsets.instrPtr());
                     if (options.opcodes() && emitted == 0) {
                         // Straight from the target: the address moves every sample and must not join the replayed ranges.
                         reader.memory().read(instrPtr, codeUnit, 0, 2);
                         visitor.opcode(layout.opcodeName(Bytes.getUnsignedShort(codeUnit, 0)));
                     }
-                    visitor.frame(resolve(codes, cache, address, executable, instrPtr));
+                    show(resolve(codes, cache, address, executable, instrPtr), visitor);
                     emitted++;
+                }
+                if (reuse && address == marker) {
+                    int at = chain.positionOf(address);
+                    // The marked frame has not been popped: it still heads the chain's frames below it.
+                    if (at >= 0 && previous == chain.addressOf(at - 1) && rawExecutable == chain.executableOf(at)) {
+                        tailAt = at;
+                        break;
+                    }
                 }
                 if (previous != 0 && !guard.step(previous)) {
                     return Optional.of(guard.tooLong()
@@ -93,7 +130,10 @@ final class FrameWalker {
                 }
                 address = previous;
             }
-            return check.holds(reader, currentFrameField, first) ? Optional.empty() : CHANGED;
+            if (tailAt > 0) {
+                visitor.tail(chain.tailId(tailAt), chain.events(), chain.eventsBelow(tailAt));
+            }
+            return proven(first, tstate, marker, chain, tailAt) ? Optional.empty() : CHANGED;
         } catch (MalformedObjectException e) {
             return Optional.of(e.getMessage());
         } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
@@ -101,6 +141,51 @@ final class FrameWalker {
             return Optional.of("stack unreadable at 0x%x after %d frames: %s".formatted(address, emitted, e.getMessage()));
         } finally {
             cache.finishWalk();
+        }
+    }
+
+    private void show(FrameInfo shown, StackVisitor visitor) {
+        walked.shown(shown);
+        visitor.frame(shown);
+    }
+
+    /**
+     * Checks the walked links; with markers, also keeps the marker proven on the chain. A long walk
+     * moves the marker to the current frame first, so that the check, read after that write, sees it
+     * on a frame of the proven stack; a walk that reused frames below the marker needs the marker
+     * unmoved, so that those frames were not popped meanwhile.
+     */
+    private boolean proven(long first, long tstate, long marker, MarkedChain chain, int tailAt)
+            throws MemoryAccessException {
+        long currentFrameField = tstate + currentFrameOffset;
+        if (chain == null) {
+            return check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false);
+        }
+        // A long walk anchors the chain: the marker must sit on its current frame when it is checked.
+        boolean anchor = tailAt < 0 && walked.frames() >= MARKER_MOVE_AFTER;
+        boolean wrote = anchor && first != marker && moveMarker(tstate, first);
+        anchor &= wrote || first == marker;
+        long expected = anchor ? first : tailAt >= 0 ? marker : ChainCheck.ANY_MARKER;
+        boolean holds = check.holds(reader, walked, currentFrameField, first, tstate + markerOffset, expected, wrote);
+        if (!holds || expected == ChainCheck.ANY_MARKER) {
+            chain.drop();
+        } else {
+            chain.rewriteFrom(Math.max(tailAt, 0), walked, true);
+            if (tailAt >= 0 && walked.frames() > MARKER_MOVE_AFTER) {
+                // Far above the marker now: walk whole once more and move the marker up.
+                chain.drop();
+            }
+        }
+        return holds;
+    }
+
+    private boolean moveMarker(long tstate, long frameAddress) {
+        Bytes.putLong(markerBytes, 0, frameAddress);
+        try {
+            reader.memory().write(tstate + markerOffset, markerBytes, 0, 8);
+            return true;
+        } catch (MemoryAccessException e) {
+            return false;
         }
     }
 

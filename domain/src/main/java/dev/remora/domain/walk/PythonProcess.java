@@ -53,6 +53,7 @@ public final class PythonProcess {
     private final byte[] interpreter;
     private final long interpreterStart;
     private final byte[] tstate;
+    private final long markerOffset;
     private AsyncGraphBuilder asyncio;
     private long walks;
 
@@ -68,6 +69,7 @@ public final class PythonProcess {
         this.interpreterStart = firstInterpreterField(offsets.interpreter());
         this.interpreter = new byte[offsets.interpreter().readLength() - (int) interpreterStart];
         this.tstate = new byte[offsets.thread().readLength()];
+        this.markerOffset = offsets.thread().lastProfiledFrame().orElse(-1);
     }
 
     public static PythonProcess attach(ProcessImage image, RemoteMemory memory) throws InspectionException {
@@ -89,6 +91,27 @@ public final class PythonProcess {
 
     public String backendName() {
         return memory.backendName();
+    }
+
+    /**
+     * Lets walks keep each thread's {@code last_profiled_frame} marker (CPython 3.15+) on the current
+     * frame of a deep stack, by writing into the target, so that later walks read only the frames
+     * above it. The target moves the marker to the caller when it pops the marked frame, which is
+     * what proves the frames below unchanged. Another profiler writing the same marker at the same
+     * time would defeat that proof.
+     *
+     * @throws InspectionException.Unsupported when the target has no marker or the memory cannot be written
+     */
+    public void useFrameMarkers() throws InspectionException {
+        if (!walker.markersSupported()) {
+            throw new InspectionException.Unsupported("CPython %s keeps no frame marker for profilers (3.15 and later do)"
+                    .formatted(offsets.version()));
+        }
+        if (!memory.writable()) {
+            throw new InspectionException.Unsupported("the %s backend cannot write the frame marker into the target"
+                    .formatted(memory.backendName()));
+        }
+        walker.useMarkers();
     }
 
     public WalkStats stats() {
@@ -231,7 +254,8 @@ public final class PythonProcess {
             return;
         }
         long first = Bytes.getLong(tstate, offsets.thread().currentFrame());
-        visitor.endThread(walker.walk(first, address + offsets.thread().currentFrame(), codes, cache, options, gcFrame, visitor));
+        long marker = markerOffset >= 0 ? Bytes.getLong(tstate, markerOffset) : 0;
+        visitor.endThread(walker.walk(first, address, marker, codes, cache, options, gcFrame, visitor));
     }
 
     private InspectionException corruptList(String what, ChainGuard guard) {

@@ -23,6 +23,17 @@ public interface StackVisitor {
 
     void frame(FrameInfo frame);
 
+    /**
+     * The thread's outermost frames, after those sent to {@link #frame}: {@code outermostFirst[0 ..
+     * count)}, which this visitor must not keep. Equal {@code tailId} and {@code count} mean equal
+     * frames, so a visitor may remember what it made of them.
+     */
+    default void tail(long tailId, FrameInfo[] outermostFirst, int count) {
+        for (int i = count - 1; i >= 0; i--) {
+            frame(outermostFirst[i]);
+        }
+    }
+
     /** The instruction the thread's innermost Python frame is executing, when opcodes were asked for. */
     default void opcode(String name) {}
 

@@ -1,0 +1,171 @@
+package dev.remora.app.profile;
+
+import dev.remora.adapters.procmem.ProcMemMemory;
+import dev.remora.adapters.procmem.ProcfsProcessImage;
+import dev.remora.app.testing.ScratchDir;
+import dev.remora.app.testing.TargetInterpreter;
+import dev.remora.app.testing.TargetInterpreters;
+import dev.remora.domain.InspectionException;
+import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.ThreadStack;
+import dev.remora.domain.profile.CallTree;
+import dev.remora.domain.profile.Profile;
+import dev.remora.domain.profile.ProfileBuilder;
+import dev.remora.domain.profile.ProfileInfo;
+import dev.remora.domain.profile.ProfileMode;
+import dev.remora.domain.walk.PythonProcess;
+import dev.remora.domain.walk.SnapshotOptions;
+import dev.remora.domain.walk.WalkStats;
+import dev.remora.ports.RemoteMemory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Frame markers (CPython 3.15): walks that reuse the frames below the marker must still give only
+ * stacks that existed, through the snapshot path and through a profile's remembered tails, while
+ * reading far less of a deep stack.
+ */
+class FrameMarkerTest {
+
+    private static final int DEPTH = 60;
+    private static final Set<String> CALLS = Set.of("<module>|descend", "descend|descend", "descend|dispatch",
+            "dispatch|a", "dispatch|b", "dispatch|c", "dispatch|d", "a|b", "a|c", "b|leaf", "c|d", "d|leaf");
+    private static final SnapshotOptions MAIN = new SnapshotOptions(false, false, true, false, false);
+
+    static List<TargetInterpreter> markerInterpreters() {
+        return TargetInterpreters.all().stream().filter(p -> p.minor() >= 15).toList();
+    }
+
+    static List<TargetInterpreter> olderInterpreters() {
+        return TargetInterpreters.all().stream().filter(p -> p.minor() < 15).toList();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("markerInterpreters")
+    void markedWalksSeeOnlyPossibleStacksAndReadLess(TargetInterpreter python) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-")) {
+            Process target = start(python, dir);
+            try (RemoteMemory memory = ProcMemMemory.open((int) target.pid())) {
+                ProcfsProcessImage image = ProcfsProcessImage.of((int) target.pid());
+                PythonProcess plain = PythonProcess.attach(image, memory);
+                PythonProcess marked = PythonProcess.attach(image, memory);
+                marked.useFrameMarkers();
+
+                List<String> snapshots = new ArrayList<>();
+                for (int i = 0; i < 3000; i++) {
+                    snapshot(marked).ifPresent(snapshots::add);
+                }
+                ProfileBuilder builder = new ProfileBuilder(new ProfileInfo((int) target.pid(), "3.15", "procmem",
+                        ProfileMode.WALL, 1, 0));
+                WalkStats before = marked.stats();
+                for (int i = 0; i < 3000; i++) {
+                    builder.beginSample(i);
+                    marked.sample(MAIN, builder);
+                }
+                WalkStats after = marked.stats();
+                List<String> profiled = stacks(builder.profile());
+
+                WalkStats plainBefore = plain.stats();
+                for (int i = 0; i < 300; i++) {
+                    plain.sample(MAIN, new ProfileBuilder(new ProfileInfo(1, "3.15", "procmem", ProfileMode.WALL, 1, 0)));
+                }
+                WalkStats plainAfter = plain.stats();
+
+                assertThat(new HashSet<>(snapshots)).as("distinct stacks").hasSizeGreaterThan(3);
+                assertThat(snapshots).as("snapshots").hasSizeGreaterThan(300);
+                assertThat(profiled).as("profiled samples").hasSizeGreaterThan(300);
+                assertThat(impossible(snapshots)).as("impossible snapshots").hasSizeLessThanOrEqualTo(Math.max(1, snapshots.size() / 1000));
+                assertThat(impossible(profiled)).as("impossible profiled stacks").hasSizeLessThanOrEqualTo(Math.max(1, profiled.size() / 1000));
+                double markedBytes = (double) (after.remoteBytes() - before.remoteBytes()) / (after.snapshots() - before.snapshots());
+                double plainBytes = (double) (plainAfter.remoteBytes() - plainBefore.remoteBytes()) / (plainAfter.snapshots() - plainBefore.snapshots());
+                assertThat(markedBytes).as("bytes read per marked walk vs %.0f unmarked", plainBytes).isLessThan(plainBytes / 2);
+            } finally {
+                target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("olderInterpreters")
+    void olderPythonsHaveNoMarker(TargetInterpreter python) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-")) {
+            Process target = start(python, dir);
+            try (RemoteMemory memory = ProcMemMemory.open((int) target.pid())) {
+                PythonProcess process = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), memory);
+                assertThatThrownBy(process::useFrameMarkers).isInstanceOf(InspectionException.Unsupported.class)
+                        .hasMessageContaining("3.15");
+            } finally {
+                target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void theMarkerInterpretersAreProvisioned() {
+        assertThat(markerInterpreters()).isNotEmpty();
+        assertThat(olderInterpreters()).isNotEmpty();
+    }
+
+    private static Process start(TargetInterpreter python, ScratchDir dir) throws Exception {
+        Process target = new ProcessBuilder(python.scriptCommand(dir.copyResource("targets/deep_churn.py"), List.of())).start();
+        assertThat(new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8)).readLine())
+                .isEqualTo("READY");
+        return target;
+    }
+
+    private static Optional<String> snapshot(PythonProcess process) throws InspectionException {
+        ThreadStack main = process.snapshot(MAIN).interpreters().getFirst().threads().getFirst();
+        if (main.problem().isPresent()) {
+            return Optional.empty();
+        }
+        List<String> functions = new ArrayList<>();
+        for (FrameInfo f : main.frames().reversed()) {
+            functions.add(f.function());
+        }
+        return Optional.of(String.join("|", functions));
+    }
+
+    /** Every sample's stack, root first, joined by "|". */
+    private static List<String> stacks(Profile profile) {
+        List<String> stacks = new ArrayList<>();
+        CallTree tree = profile.tree();
+        for (int s = 0; s < profile.samples().size(); s++) {
+            List<String> functions = new ArrayList<>();
+            for (int frame : tree.path(profile.samples().node(s))) {
+                functions.add(profile.frames().get(frame).function());
+            }
+            stacks.add(String.join("|", functions));
+        }
+        return stacks;
+    }
+
+    private static List<String> impossible(List<String> stacks) {
+        List<String> bad = new ArrayList<>();
+        for (String stack : stacks) {
+            String[] f = stack.split("\\|");
+            long descends = java.util.Arrays.stream(f).filter("descend"::equals).count();
+            boolean ok = descends == DEPTH;
+            for (int i = 0; ok && i + 1 < f.length; i++) {
+                ok = CALLS.contains(f[i] + "|" + f[i + 1]);
+            }
+            if (!ok) {
+                bad.add(stack);
+            }
+        }
+        return bad;
+    }
+}

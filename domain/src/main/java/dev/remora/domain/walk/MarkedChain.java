@@ -1,0 +1,127 @@
+package dev.remora.domain.walk;
+
+import dev.remora.domain.model.FrameInfo;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One thread's last proven stack, kept for frame markers (CPython 3.15+). The target moves its
+ * {@code last_profiled_frame} to the caller whenever it pops the frame the marker points at; so
+ * once the marker is proven to sit on a frame of this chain, the frames below wherever it points
+ * later have not been popped since, and need neither reading nor decoding.
+ *
+ * <p>Frames are stored outermost first, so the part below the marker is a prefix that later walks
+ * leave alone while they rewrite the frames above it. {@link #tailId} names the contents of such a
+ * prefix: it changes whenever a frame inside a prefix already handed out is rewritten.
+ */
+final class MarkedChain {
+
+    private static final AtomicLong NEXT_TAIL_ID = new AtomicLong(1);
+
+    private long[] address = new long[64];
+    private long[] previous = new long[64];
+    private long[] executable = new long[64];
+    /** {@code eventEnd[i]}: frames shown for chain frames {@code 0..i} fill {@code events[0 .. eventEnd[i])}. */
+    private int[] eventEnd = new int[64];
+    private FrameInfo[] events = new FrameInfo[64];
+    private int size;
+    /** Whether the marker was seen on a frame of this chain when the chain was proven. */
+    private boolean anchored;
+    private long tailId = NEXT_TAIL_ID.getAndIncrement();
+    /** Prefixes up to this many chain frames were handed out under {@link #tailId}. */
+    private int handedOut;
+
+    boolean anchored() {
+        return anchored;
+    }
+
+    void drop() {
+        anchored = false;
+    }
+
+    /**
+     * Where the marker's frame sits in the chain, searching from the innermost end (the marker sits
+     * near it in a steady sampler); -1 when the chain does not hold it.
+     */
+    int positionOf(long frameAddress) {
+        for (int i = size - 1; i >= 0; i--) {
+            if (address[i] == frameAddress) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    long previousOf(int position) {
+        return previous[position];
+    }
+
+    long executableOf(int position) {
+        return executable[position];
+    }
+
+    long addressOf(int position) {
+        return position < 0 ? 0 : address[position];
+    }
+
+    /** Frames shown for chain frames {@code 0 .. position - 1}: their count in {@link #events()}. */
+    int eventsBelow(int position) {
+        return position == 0 ? 0 : eventEnd[position - 1];
+    }
+
+    FrameInfo[] events() {
+        return events;
+    }
+
+    /** The id of the first {@code frames} chain frames' contents, handing them out. */
+    long tailId(int frames) {
+        handedOut = Math.max(handedOut, frames);
+        return tailId;
+    }
+
+    /**
+     * Replaces the frames from {@code position} up with a walk's, given innermost first, and sets
+     * whether the marker was seen on the chain.
+     */
+    void rewriteFrom(int position, WalkedFrames walked, boolean markerOnChain) {
+        if (position < handedOut) {
+            tailId = NEXT_TAIL_ID.getAndIncrement();
+            handedOut = 0;
+        }
+        int frames = walked.frames();
+        int oldEnd = size == 0 ? 0 : eventEnd[size - 1];
+        ensureFrames(position + frames);
+        int event = eventsBelow(position);
+        for (int j = frames - 1, i = position; j >= 0; j--, i++) {
+            address[i] = walked.address(j);
+            previous[i] = walked.previous(j);
+            executable[i] = walked.executable(j);
+            int shown = walked.eventCount(j);
+            ensureEvents(event + shown);
+            for (int k = shown - 1; k >= 0; k--) {
+                events[event++] = walked.event(j, k);
+            }
+            eventEnd[i] = event;
+        }
+        Arrays.fill(events, event, Math.max(event, oldEnd), null);
+        size = position + frames;
+        anchored = markerOnChain;
+    }
+
+    private void ensureFrames(int frames) {
+        if (address.length < frames) {
+            int capacity = Math.max(frames, address.length * 2);
+            address = Arrays.copyOf(address, capacity);
+            previous = Arrays.copyOf(previous, capacity);
+            executable = Arrays.copyOf(executable, capacity);
+            eventEnd = Arrays.copyOf(eventEnd, capacity);
+        }
+    }
+
+    private void ensureEvents(int count) {
+        if (events.length < count) {
+            events = Arrays.copyOf(events, Math.max(count, events.length * 2));
+        }
+    }
+}

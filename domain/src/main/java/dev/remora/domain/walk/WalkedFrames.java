@@ -1,0 +1,77 @@
+package dev.remora.domain.walk;
+
+import dev.remora.domain.model.FrameInfo;
+
+import java.util.Arrays;
+
+/** The frames one walk read, innermost first, with what each showed; reused from walk to walk. */
+final class WalkedFrames {
+
+    /** A frame shows at most a {@code <GC>} mark and itself, or a {@code <native>} mark. */
+    private static final int MAX_EVENTS = 2;
+
+    private long[] address = new long[256];
+    private long[] previous = new long[256];
+    private long[] executable = new long[256];
+    private long[] instrPtr = new long[256];
+    private FrameInfo[] events = new FrameInfo[256 * MAX_EVENTS];
+    private int[] eventCount = new int[256];
+    private int frames;
+
+    void clear() {
+        frames = 0;
+    }
+
+    /** Starts the next frame; its raw executable is as read, tag bits included. */
+    void add(long frameAddress, long previousFrame, long executableRaw, long instr) {
+        if (frames == address.length) {
+            int capacity = frames * 2;
+            address = Arrays.copyOf(address, capacity);
+            previous = Arrays.copyOf(previous, capacity);
+            executable = Arrays.copyOf(executable, capacity);
+            instrPtr = Arrays.copyOf(instrPtr, capacity);
+            eventCount = Arrays.copyOf(eventCount, capacity);
+            events = Arrays.copyOf(events, capacity * MAX_EVENTS);
+        }
+        address[frames] = frameAddress;
+        previous[frames] = previousFrame;
+        executable[frames] = executableRaw;
+        instrPtr[frames] = instr;
+        eventCount[frames] = 0;
+        frames++;
+    }
+
+    /** Something the current frame showed, in the order shown. */
+    void shown(FrameInfo frame) {
+        int f = frames - 1;
+        events[f * MAX_EVENTS + eventCount[f]++] = frame;
+    }
+
+    int frames() {
+        return frames;
+    }
+
+    long address(int i) {
+        return address[i];
+    }
+
+    long previous(int i) {
+        return previous[i];
+    }
+
+    long executable(int i) {
+        return executable[i];
+    }
+
+    long instrPtr(int i) {
+        return instrPtr[i];
+    }
+
+    int eventCount(int i) {
+        return eventCount[i];
+    }
+
+    FrameInfo event(int frame, int k) {
+        return events[frame * MAX_EVENTS + k];
+    }
+}
