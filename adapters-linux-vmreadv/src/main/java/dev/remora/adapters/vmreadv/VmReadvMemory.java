@@ -48,12 +48,28 @@ public final class VmReadvMemory implements RemoteMemory {
      * @throws UnsupportedOperationException when {@code process_vm_readv} cannot be called here
      */
     public static VmReadvMemory open(int pid) {
-        return new VmReadvMemory(pid, FfmNativeReader.create(), DEFAULT_MAX_BYTES_PER_CALL);
+        return open(pid, NativeBinding.ffm);
     }
 
-    /** Whether {@link #open} can work on this platform (64-bit Linux with {@code process_vm_readv}). */
+    /**
+     * As {@link #open(int)}, calling {@code process_vm_readv} through {@code binding}.
+     *
+     * @throws UnsupportedOperationException when the binding cannot call {@code process_vm_readv} here
+     */
+    public static VmReadvMemory open(int pid, NativeBinding binding) {
+        Objects.requireNonNull(binding, "binding");
+        if (pid <= 0) {
+            throw new IllegalArgumentException("pid must be positive, got " + pid);
+        }
+        return new VmReadvMemory(pid, binding.create(), DEFAULT_MAX_BYTES_PER_CALL);
+    }
+
+    /**
+     * Whether {@link #open(int)} can work on this platform (64-bit Linux with {@code process_vm_readv});
+     * see {@link NativeBinding#isSupported()} for the other bindings.
+     */
     public static boolean isSupported() {
-        return FfmNativeReader.isSupported();
+        return NativeBinding.ffm.isSupported();
     }
 
     public int pid() {

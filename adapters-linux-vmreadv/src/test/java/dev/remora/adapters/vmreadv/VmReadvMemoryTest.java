@@ -1,6 +1,5 @@
 package dev.remora.adapters.vmreadv;
 
-import dev.remora.ports.testing.PythonTarget;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -8,12 +7,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RangeOutcome;
 import dev.remora.ports.ReadRange;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -30,7 +27,7 @@ class VmReadvMemoryTest {
     private static final int PAYLOAD_BYTES = 3 * 1024 * 1024 + 123;
 
     private byte[] payload;
-    private PythonTarget target;
+    private PayloadTarget target;
     private VmReadvMemory memory;
     private long payloadAddr;
     private long edgeAddr;
@@ -38,15 +35,11 @@ class VmReadvMemoryTest {
 
     @BeforeAll
     void startTarget(@TempDir Path dir) throws Exception {
-        payload = new byte[PAYLOAD_BYTES];
-        new Random(42).nextBytes(payload);
-        Path file = dir.resolve("payload.bin");
-        Files.write(file, payload);
-        target = PythonTarget.start("payload=" + file);
-        assertThat(target.number("payload_len")).isEqualTo(PAYLOAD_BYTES);
-        payloadAddr = target.number("payload_addr");
-        edgeAddr = target.number("edge_addr");
-        page = Math.toIntExact(target.number("page_size"));
+        target = PayloadTarget.start(dir, PAYLOAD_BYTES, 42);
+        payload = target.payload();
+        payloadAddr = target.payloadAddr();
+        edgeAddr = target.edgeAddr();
+        page = target.page();
         memory = VmReadvMemory.open(target.pid());
     }
 
