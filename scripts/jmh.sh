@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the JMH micro-benchmarks (app/src/test/java/dev/remora/app/jmh): the line-table parser, the
-# walker over a captured image of a real process, and one read through each backend.
+# walker over a captured image of a real process, and reads through each backend and native binding.
 # Usage: scripts/jmh.sh [JMH arguments, e.g. WalkerBenchmark -prof gc]
 # The walker benchmark needs the provisioned interpreters (scripts/provision-targets.sh), as root.
 set -euo pipefail

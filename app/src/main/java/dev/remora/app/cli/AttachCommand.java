@@ -27,6 +27,7 @@ public final class AttachCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         profile.validate();
+        target.validate();
         // A bad output path fails before anything is sampled.
         ProfileOutput output = ProfileOutput.prepare(profile, target.pid, spec.commandLine().getOut(), spec.commandLine().getErr());
         try (TargetOptions.Ports ports = target.open()) {

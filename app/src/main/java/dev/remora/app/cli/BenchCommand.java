@@ -73,16 +73,17 @@ public final class BenchCommand implements Callable<Integer> {
         if (!(seconds > 0)) {
             throw new UserError("--duration must be positive", UserErrorHandler.EXIT_USAGE);
         }
+        backend.validate();
         long nanos = Math.round(seconds * 1e9);
         if (pid != null) {
-            try (TargetOptions.Ports ports = TargetOptions.open(backend.backend, pid)) {
+            try (TargetOptions.Ports ports = TargetOptions.open(backend, pid)) {
                 PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
                 return measure(process, Optional.ofNullable(cpython), nanos);
             }
         }
         Path exe = python != null ? PythonFinder.check(python) : PythonFinder.find();
         try (LaunchedTarget target = LaunchedTarget.start(List.of(exe.toString(), "-c", workload.source()), true)) {
-            PythonProcess process = target.attach(backend.backend);
+            PythonProcess process = target.attach(backend);
             Thread.sleep(1000); // let the workload reach its steady shape
             return measure(process, Optional.ofNullable(cpython).or(() -> Optional.of(exe)), nanos);
         }

@@ -54,13 +54,15 @@ public final class DumpTarget {
             if (pid <= 0) {
                 throw usage("not a process id: " + pid);
             }
-            return TargetOptions.open(backend.backend, pid);
+            return TargetOptions.open(backend, pid);
         }
         if (pid != null) {
             throw usage("give either a PID or --core FILE, not both");
         }
-        if (parsed.hasMatchedOption("--backend")) {
-            throw usage("--backend applies to running processes; a core is read from its file");
+        for (String liveOnly : List.of("--backend", "--native-binding")) {
+            if (parsed.hasMatchedOption(liveOnly)) {
+                throw usage(liveOnly + " applies to running processes; a core is read from its file");
+            }
         }
         if (sysroot != null && !Files.isDirectory(sysroot)) {
             throw usage("--sysroot " + sysroot + " is not a directory");

@@ -1,6 +1,5 @@
 package dev.remora.app.cli;
 
-import dev.remora.app.wiring.Backend;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
@@ -53,7 +52,7 @@ final class LaunchedTarget implements AutoCloseable {
     }
 
     /** Opens the ports and waits until the interpreter can be walked. */
-    PythonProcess attach(Backend backend) throws Exception {
+    PythonProcess attach(BackendOption backend) throws Exception {
         try {
             ports = TargetOptions.open(backend, pid());
         } catch (InspectionException.TargetGone e) {

@@ -39,6 +39,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         profile.validate();
+        backend.validate();
         if (module == null && args.isEmpty()) {
             throw new UserError("run needs a script or -m MODULE", UserErrorHandler.EXIT_USAGE);
         }
@@ -51,7 +52,7 @@ public final class RunCommand implements Callable<Integer> {
         try (LaunchedTarget target = LaunchedTarget.start(command, false)) {
             ProfileOutput output = ProfileOutput.prepare(profile, target.pid(), spec.commandLine().getOut(),
                     spec.commandLine().getErr());
-            PythonProcess process = target.attach(backend.backend);
+            PythonProcess process = target.attach(backend);
             return new ProfileSession(process, target.ports().image(), profile, output, spec.commandLine().getErr())
                     .run(target::alive);
         }

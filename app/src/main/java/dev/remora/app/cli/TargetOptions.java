@@ -3,35 +3,39 @@ package dev.remora.app.cli;
 import com.google.inject.Guice;
 import com.google.inject.Injector;
 import com.google.inject.ProvisionException;
-import dev.remora.app.wiring.Backend;
 import dev.remora.domain.Failures;
 import dev.remora.domain.InspectionException;
 import dev.remora.ports.ProcessImage;
 import dev.remora.ports.ProcessImageException;
 import dev.remora.ports.RemoteMemory;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** The live process to inspect and how to read it; shared by the commands that attach. */
 public final class TargetOptions {
 
-    @Option(names = "--backend", paramLabel = "vmreadv|procmem", defaultValue = "vmreadv",
-            description = "How to read the target's memory: process_vm_readv (default) or /proc/PID/mem.")
-    Backend backend;
+    @Mixin
+    BackendOption backend = new BackendOption();
 
     @Parameters(index = "0", paramLabel = "PID", description = "Process id of the Python process.")
     int pid;
 
-    /** The bound ports, after checking that the process exists. */
-    public Ports open() throws InspectionException {
+    /** Checks the options, before anything else is prepared. */
+    void validate() {
         if (pid <= 0) {
             throw new UserError("not a process id: " + pid, UserErrorHandler.EXIT_USAGE);
         }
+        backend.validate();
+    }
+
+    /** The bound ports, after checking that the process exists. */
+    public Ports open() throws InspectionException {
+        validate();
         return open(backend, pid);
     }
 
     /** Installs the backend's module for {@code pid} and gets the ports it binds. */
-    static Ports open(Backend backend, int pid) throws InspectionException {
+    static Ports open(BackendOption backend, int pid) throws InspectionException {
         Injector injector = Guice.createInjector(backend.moduleFor(pid));
         try {
             ProcessImage image = injector.getInstance(ProcessImage.class);

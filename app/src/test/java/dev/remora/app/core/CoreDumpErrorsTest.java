@@ -79,6 +79,8 @@ class CoreDumpErrorsTest {
     void flagsThatDoNotFitTheTarget() {
         assertOneLineError(RemoraCli.run("dump", "--core", "/bin/true", "--backend", "procmem"), 2,
                 "remora: --backend applies to running processes; a core is read from its file");
+        assertOneLineError(RemoraCli.run("dump", "--core", "/bin/true", "--native-binding", "jna"), 2,
+                "remora: --native-binding applies to running processes; a core is read from its file");
         assertOneLineError(RemoraCli.run("dump", "--sysroot", "/", "123"), 2, "remora: --sysroot applies only with --core FILE");
         Path nowhere = dir.resolve("nowhere");
         assertOneLineError(RemoraCli.run("dump", "--core", "/bin/true", "--sysroot", nowhere), 2,
