@@ -25,6 +25,7 @@ public final class VmReadvMemory implements RemoteMemory {
     private final NativeReader reader;
     private final ReadvLoop loop;
     private final ReentrantLock lock = new ReentrantLock();
+    private final FfmNativeWriter writer = new FfmNativeWriter();
     private final int maxBytesPerCall;
     private final long[] one = new long[1];
     private final int[] oneLength = new int[1];
@@ -157,6 +158,35 @@ public final class VmReadvMemory implements RemoteMemory {
     }
 
     @Override
+    public boolean writable() {
+        return FfmNativeWriter.isSupported();
+    }
+
+    /** One {@code process_vm_writev}, whichever binding reads: writes are rare and small. */
+    @Override
+    public void write(long address, byte[] src, int offset, int length) throws MemoryAccessException {
+        Objects.checkFromIndexSize(offset, length, src.length);
+        if (length == 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("memory of process " + pid + " is closed");
+            }
+            long written = 0;
+            while (written < length) {
+                int chunk = (int) Math.min(length - written, FfmNativeWriter.MAX_BYTES);
+                written += writer.write(pid, address + written, src, offset + (int) written, chunk);
+            }
+        } catch (ErrnoException e) {
+            throw Errno.toException(e.errno(), pid, address);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
     public String backendName() {
         return "vmreadv";
     }
@@ -168,6 +198,7 @@ public final class VmReadvMemory implements RemoteMemory {
             if (!closed) {
                 closed = true;
                 reader.close();
+                writer.close();
             }
         } finally {
             lock.unlock();

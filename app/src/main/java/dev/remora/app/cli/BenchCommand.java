@@ -62,6 +62,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "The python3.15 whose unwinder to compare with (default: the workload's Python when it is 3.15, else one found).")
     Path cpython;
 
+    @Option(names = "--frame-marker", description = "CPython 3.15+: let Remora keep the target's last_profiled_frame "
+            + "marker (a write into the target), as CPython's own unwinder does; off by default.")
+    boolean frameMarker;
+
     @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format (default: text).")
     Format format;
 
@@ -97,6 +101,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private int measure(PythonProcess process, Optional<Path> cpythonCandidate, long nanos) throws Exception {
+        if (frameMarker) {
+            process.useFrameMarkers();
+        }
         BenchResult ours = RemoraBenchLoop.run(process, threads, nanos);
         Optional<BenchResult> theirs = Optional.empty();
         if (compareCpython) {
@@ -105,7 +112,7 @@ public final class BenchCommand implements Callable<Integer> {
             theirs = Optional.of(CpythonBench.run(reference, process.pid(), threads, nanos));
         }
         BenchReport.Setup setup = new BenchReport.Setup(pid != null ? "pid " + pid : workload.name(), process.version().toString(),
-                process.pid(), process.backendName(), threads, seconds);
+                process.pid(), process.backendName(), threads, seconds, frameMarker);
         switch (format) {
             case text -> BenchReport.text(setup, ours, theirs, spec.commandLine().getOut());
             case json -> BenchReport.json(setup, ours, theirs, spec.commandLine().getOut());

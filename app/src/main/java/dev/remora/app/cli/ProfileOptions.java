@@ -37,6 +37,11 @@ public final class ProfileOptions {
     @Option(names = "--opcodes", description = "Count the instructions samples end on; shown in the flamegraph's tooltips.")
     boolean opcodes;
 
+    @Option(names = "--frame-marker", description = "CPython 3.15+: write the thread's last_profiled_frame marker into the "
+            + "target so unchanged frames under it are not read again (faster on deep stacks). Off by default: it writes "
+            + "to the target's memory, and two profilers doing so at once would mislead each other.")
+    boolean frameMarker;
+
     @Option(names = "--async-aware", description = "Sample asyncio task chains instead of thread stacks (3.14+).")
     boolean asyncAware;
 

@@ -46,6 +46,9 @@ final class ProfileSession {
     }
 
     int run(BooleanSupplier targetAlive) throws Exception {
+        if (options.frameMarker) {
+            process.useFrameMarkers();
+        }
         ProfileInfo info = new ProfileInfo(process.pid(), process.version().toString(), process.backendName(), options.mode,
                 options.rate.intervalNanos(), System.currentTimeMillis());
         ProfileBuilder builder = new ProfileBuilder(info);

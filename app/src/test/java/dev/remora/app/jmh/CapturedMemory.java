@@ -1,10 +1,11 @@
 package dev.remora.app.jmh;
 
+import dev.remora.domain.memory.LongIntMap;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
 
-import java.util.HashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A copy of the pages a live process's reads touched, served back without the process: the walker's
@@ -15,7 +16,9 @@ final class CapturedMemory implements RemoteMemory {
     private static final int PAGE = 4096;
 
     private final RemoteMemory live;
-    private final Map<Long, byte[]> pages = new HashMap<>();
+    // Primitive keys: a boxed lookup would put allocations of its own into the walker's figures.
+    private final LongIntMap pageIndex = new LongIntMap(256);
+    private final List<byte[]> pages = new ArrayList<>();
     private boolean capturing = true;
 
     CapturedMemory(RemoteMemory live) {
@@ -42,15 +45,17 @@ final class CapturedMemory implements RemoteMemory {
     }
 
     private byte[] page(long page, long at) throws MemoryAccessException {
-        byte[] bytes = pages.get(page);
-        if (bytes == null) {
-            if (!capturing) {
-                throw new MemoryAccessException.Unmapped(at);
-            }
-            bytes = new byte[PAGE];
-            live.read(page, bytes, 0, PAGE);
-            pages.put(page, bytes);
+        int index = pageIndex.get(page);
+        if (index != LongIntMap.ABSENT) {
+            return pages.get(index);
         }
+        if (!capturing) {
+            throw new MemoryAccessException.Unmapped(at);
+        }
+        byte[] bytes = new byte[PAGE];
+        live.read(page, bytes, 0, PAGE);
+        pageIndex.put(page, pages.size());
+        pages.add(bytes);
         return bytes;
     }
 

@@ -8,6 +8,8 @@ import dev.remora.domain.profile.ProfileInfo;
 import dev.remora.domain.profile.ProfileMode;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
+import dev.remora.domain.walk.StackVisitor;
+import dev.remora.domain.model.FrameInfo;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -41,9 +43,14 @@ public class WalkerBenchmark {
     @Param({"basic", "deep_static"})
     String workload;
 
+    /** profile: a sampler's profile (it logs each sample); frames: the bare stack API, frames counted. */
+    @Param({"profile", "frames"})
+    String consumer;
+
     private Process target;
     private PythonProcess process;
     private ProfileBuilder builder;
+    private final FrameCounter frames = new FrameCounter();
     private final SnapshotOptions walk = new SnapshotOptions(true, false, true, false, false);
     private long tick;
 
@@ -65,10 +72,39 @@ public class WalkerBenchmark {
     }
 
     @Benchmark
-    public ProfileBuilder sample() throws Exception {
+    public long sample() throws Exception {
+        if (consumer.equals("frames")) {
+            process.sample(walk, frames);
+            return frames.count;
+        }
         builder.beginSample(tick++);
         process.sample(walk, builder);
-        return builder;
+        return tick;
+    }
+
+    /** Counts what a walk hands out, keeping nothing. */
+    static final class FrameCounter implements StackVisitor {
+        long count;
+
+        @Override
+        public boolean beginThread(long interpreterId, long threadId, int status) {
+            return true;
+        }
+
+        @Override
+        public void frame(FrameInfo frame) {
+            count++;
+        }
+
+        @Override
+        public void tail(long tailId, FrameInfo[] outermostFirst, int frames) {
+            count += frames;
+        }
+
+        @Override
+        public void endThread(java.util.Optional<String> problem) {
+            count += problem.isPresent() ? 1 : 0;
+        }
     }
 
     @TearDown(Level.Trial)

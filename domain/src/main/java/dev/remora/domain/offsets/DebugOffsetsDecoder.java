@@ -104,15 +104,16 @@ public final class DebugOffsetsDecoder {
         long next = f.field("thread_state.next", size, 8);
         long currentFrame = f.field("thread_state.current_frame", size, 8);
         long nativeId = f.field("thread_state.native_thread_id", size, 8);
+        OptionalLong baseFrame = f.optionalField("thread_state.base_frame", size, 8);
         OptionalLong holdsGil = f.optionalField("thread_state.holds_gil", size, 4);
         OptionalLong gilRequested = f.optionalField("thread_state.gil_requested", size, 4);
         OptionalLong exception = f.optionalField("thread_state.current_exception", size, 8);
         OptionalLong marker = f.optionalField("thread_state.last_profiled_frame", size, 8);
         OptionalLong markerSeq = marker.isPresent()
                 ? f.optionalField("thread_state.last_profiled_frame_seq", size, 8) : OptionalLong.empty();
-        long end = LongStream.of(prev, next, currentFrame, nativeId, holdsGil.orElse(0), gilRequested.orElse(0),
+        long end = LongStream.of(prev, next, currentFrame, baseFrame.orElse(0), nativeId, holdsGil.orElse(0), gilRequested.orElse(0),
                 exception.orElse(0), excValue.orElse(0), marker.orElse(0), markerSeq.orElse(0)).max().orElseThrow() + 8;
-        return new DebugOffsets.Thread(size, prev, next, currentFrame, nativeId,
+        return new DebugOffsets.Thread(size, prev, next, currentFrame, baseFrame, nativeId,
                 f.field("thread_state.datastack_chunk", size, 8), holdsGil, gilRequested, exception, excValue,
                 markerSeq.isPresent() ? marker : OptionalLong.empty(), markerSeq, (int) Math.min(end, size));
     }

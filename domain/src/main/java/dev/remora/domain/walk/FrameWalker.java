@@ -69,11 +69,14 @@ final class FrameWalker {
     /**
      * Sends the thread's frames, innermost first, to {@code visitor}.
      *
-     * @param marker the thread's frame marker as read with its current frame (ignored unless markers are used)
+     * @param tstate the thread state's address
+     * @param first the current (innermost) frame
+     * @param base the sentinel frame under all others (3.15+), or 0: a walk that reaches it is whole
+     * @param marker the frame marker kept for profilers (3.15+), or 0
      * @param gcFrame the frame that started a running garbage collection, or 0
      * @return why the walk stopped early, if it did
      */
-    Optional<String> walk(long first, long tstate, long marker, CodeObjects codes, FrameCache cache,
+    Optional<String> walk(long tstate, long first, long base, long marker, CodeObjects codes, FrameCache cache,
                           SnapshotOptions options, long gcFrame, StackVisitor visitor) throws MemoryAccessException {
         ChainGuard guard = this.guard.restart(MAX_DEPTH, first);
         // Below the marker the frames are those of the last proven stack; marks that depend on
@@ -122,6 +125,10 @@ final class FrameWalker {
                         tailAt = at;
                         break;
                     }
+                }
+                if (previous != 0 && previous == base) {
+                    // The sentinel under every stack: nothing to show, and nothing under it.
+                    break;
                 }
                 if (previous != 0 && !guard.step(previous)) {
                     return Optional.of(guard.tooLong()

@@ -54,6 +54,7 @@ public final class PythonProcess {
     private final long interpreterStart;
     private final byte[] tstate;
     private final long markerOffset;
+    private final long baseFrameOffset;
     private AsyncGraphBuilder asyncio;
     private long walks;
 
@@ -70,6 +71,7 @@ public final class PythonProcess {
         this.interpreter = new byte[offsets.interpreter().readLength() - (int) interpreterStart];
         this.tstate = new byte[offsets.thread().readLength()];
         this.markerOffset = offsets.thread().lastProfiledFrame().orElse(-1);
+        this.baseFrameOffset = offsets.thread().baseFrame().orElse(-1);
     }
 
     public static PythonProcess attach(ProcessImage image, RemoteMemory memory) throws InspectionException {
@@ -255,7 +257,8 @@ public final class PythonProcess {
         }
         long first = Bytes.getLong(tstate, offsets.thread().currentFrame());
         long marker = markerOffset >= 0 ? Bytes.getLong(tstate, markerOffset) : 0;
-        visitor.endThread(walker.walk(first, address, marker, codes, cache, options, gcFrame, visitor));
+        long base = baseFrameOffset >= 0 ? Bytes.getLong(tstate, baseFrameOffset) : 0;
+        visitor.endThread(walker.walk(address, first, base, marker, codes, cache, options, gcFrame, visitor));
     }
 
     private InspectionException corruptList(String what, ChainGuard guard) {
