@@ -62,6 +62,11 @@ public final class RemoraBenchLoop {
         stats.put("frame_cache_misses", after.frameCacheMisses() - before.frameCacheMisses());
         stats.put("remote_reads", after.remoteReads() - before.remoteReads());
         stats.put("remote_bytes", after.remoteBytes() - before.remoteBytes());
+        stats.put("batched_reads", after.batchedReads() - before.batchedReads());
+        stats.put("checks_from_batch", after.checksFromBatch() - before.checksFromBatch());
+        stats.put("check_reads", after.checkReads() - before.checkReads());
+        stats.put("marker_walks", after.markerWalks() - before.markerWalks());
+        stats.put("frames_below_marker", after.framesBelowMarker() - before.framesBelowMarker());
         stats.put("incomplete_stacks", builder.incompleteStacks());
         return stats;
     }

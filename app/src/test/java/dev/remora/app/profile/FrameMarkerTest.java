@@ -2,6 +2,8 @@ package dev.remora.app.profile;
 
 import dev.remora.adapters.procmem.ProcMemMemory;
 import dev.remora.adapters.procmem.ProcfsProcessImage;
+import dev.remora.adapters.vmreadv.VmReadvMemory;
+import dev.remora.app.dump.RemoraCli;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
@@ -19,11 +21,14 @@ import dev.remora.domain.walk.WalkStats;
 import dev.remora.ports.RemoteMemory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -50,16 +55,30 @@ class FrameMarkerTest {
         return TargetInterpreters.all().stream().filter(p -> p.minor() >= 15).toList();
     }
 
+    /** Each 3.15 interpreter through each backend that can write the marker. */
+    static List<Arguments> markerCases() {
+        List<Arguments> cases = new ArrayList<>();
+        for (TargetInterpreter python : markerInterpreters()) {
+            cases.add(Arguments.of(python, "procmem"));
+            cases.add(Arguments.of(python, "vmreadv"));
+        }
+        return cases;
+    }
+
+    private static RemoteMemory open(String backend, int pid) {
+        return backend.equals("procmem") ? ProcMemMemory.open(pid) : VmReadvMemory.open(pid);
+    }
+
     static List<TargetInterpreter> olderInterpreters() {
         return TargetInterpreters.all().stream().filter(p -> p.minor() < 15).toList();
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("markerInterpreters")
-    void markedWalksSeeOnlyPossibleStacksAndReadLess(TargetInterpreter python) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("markerCases")
+    void markedWalksSeeOnlyPossibleStacksAndReadLess(TargetInterpreter python, String backend) throws Exception {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-")) {
             Process target = start(python, dir);
-            try (RemoteMemory memory = ProcMemMemory.open((int) target.pid())) {
+            try (RemoteMemory memory = open(backend, (int) target.pid())) {
                 ProcfsProcessImage image = ProcfsProcessImage.of((int) target.pid());
                 PythonProcess plain = PythonProcess.attach(image, memory);
                 PythonProcess marked = PythonProcess.attach(image, memory);
@@ -69,7 +88,7 @@ class FrameMarkerTest {
                 for (int i = 0; i < 3000; i++) {
                     snapshot(marked).ifPresent(snapshots::add);
                 }
-                ProfileBuilder builder = new ProfileBuilder(new ProfileInfo((int) target.pid(), "3.15", "procmem",
+                ProfileBuilder builder = new ProfileBuilder(new ProfileInfo((int) target.pid(), "3.15", backend,
                         ProfileMode.WALL, 1, 0));
                 WalkStats before = marked.stats();
                 for (int i = 0; i < 3000; i++) {
@@ -92,7 +111,38 @@ class FrameMarkerTest {
                 assertThat(impossible(profiled)).as("impossible profiled stacks").hasSizeLessThanOrEqualTo(Math.max(1, profiled.size() / 1000));
                 double markedBytes = (double) (after.remoteBytes() - before.remoteBytes()) / (after.snapshots() - before.snapshots());
                 double plainBytes = (double) (plainAfter.remoteBytes() - plainBefore.remoteBytes()) / (plainAfter.snapshots() - plainBefore.snapshots());
+                assertThat(after.markerWalks() - before.markerWalks()).as("walks that reused frames below the marker")
+                        .isGreaterThan(1000);
                 assertThat(markedBytes).as("bytes read per marked walk vs %.0f unmarked", plainBytes).isLessThan(plainBytes / 2);
+            } finally {
+                target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("markerInterpreters")
+    void attachWithTheMarkerProfilesOnlyPossibleStacks(TargetInterpreter python) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-")) {
+            Process target = start(python, dir);
+            try {
+                Path out = dir.host("marked.collapsed");
+                RemoraCli run = RemoraCli.run("attach", "-d", "1", "-r", "5khz", "--frame-marker", "--collapsed", "-o", out,
+                        target.pid());
+                assertThat(run.exitCode()).as(run.err()).isZero();
+                List<String> stacks = new ArrayList<>();
+                for (String line : Files.readAllLines(out)) {
+                    String stack = line.substring(0, line.lastIndexOf(' '));
+                    long count = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+                    // Collapsed frames read "file:function:line"; keep the function.
+                    String functions = java.util.Arrays.stream(stack.split(";")).skip(1)
+                            .map(f -> f.split(":")[1]).collect(java.util.stream.Collectors.joining("|"));
+                    for (long i = 0; i < count; i++) {
+                        stacks.add(functions);
+                    }
+                }
+                assertThat(stacks).hasSizeGreaterThan(500);
+                assertThat(impossible(stacks)).hasSizeLessThanOrEqualTo(Math.max(1, stacks.size() / 1000));
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }

@@ -30,6 +30,8 @@ final class ChainCheck {
     private int[] rangeOffset = new int[64];
     private int[] copyOffset = new int[64];
     private byte[] bytes = new byte[4096];
+    private long fromBatch;
+    private long ownReads;
 
     ChainCheck(DebugOffsets offsets) {
         this.frame = offsets.frame();
@@ -75,7 +77,10 @@ final class ChainCheck {
             offset += (int) (end - start);
         }
         byte[] copy = secondCopies(reader, ranges, fresh);
-        if (copy == null) {
+        if (copy != null) {
+            fromBatch++;
+        } else {
+            ownReads++;
             if (bytes.length < offset) {
                 bytes = new byte[Math.max(offset, bytes.length * 2)];
             }
@@ -119,6 +124,16 @@ final class ChainCheck {
         }
         System.arraycopy(copyOffset, 0, rangeOffset, 0, ranges);
         return reader.bytes();
+    }
+
+    /** Checks answered by the snapshot batch's second copies. */
+    long fromBatch() {
+        return fromBatch;
+    }
+
+    /** Checks that read on their own. */
+    long ownReads() {
+        return ownReads;
     }
 
     private int put(int ranges, long start, int length, int offset) {

@@ -41,6 +41,8 @@ final class FrameWalker {
     private final byte[] codeUnit = new byte[2];
     private final boolean[] entryOwner = new boolean[256];
     private boolean markers;
+    private long markerWalks;
+    private long framesBelowMarker;
 
     FrameWalker(SnapshotReader reader, DebugOffsets offsets) {
         this.reader = reader;
@@ -59,6 +61,22 @@ final class FrameWalker {
     /** Whether the target exports a frame marker: {@link #useMarkers} works only then. */
     boolean markersSupported() {
         return markerOffset > currentFrameOffset;
+    }
+
+    long checksFromBatch() {
+        return check.fromBatch();
+    }
+
+    long checkReads() {
+        return check.ownReads();
+    }
+
+    long markerWalks() {
+        return markerWalks;
+    }
+
+    long framesBelowMarker() {
+        return framesBelowMarker;
     }
 
     /** From now on, keep the thread's frame marker on walked stacks and reuse what lies below it. */
@@ -136,6 +154,10 @@ final class FrameWalker {
                             : "frame chain loops at 0x%x".formatted(previous));
                 }
                 address = previous;
+            }
+            if (tailAt >= 0) {
+                markerWalks++;
+                framesBelowMarker += tailAt;
             }
             if (tailAt > 0) {
                 visitor.tail(chain.tailId(tailAt), chain.events(), chain.eventsBelow(tailAt));

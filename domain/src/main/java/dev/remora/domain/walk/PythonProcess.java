@@ -125,7 +125,8 @@ public final class PythonProcess {
         frameHits += frameCaches.hits();
         frameMisses += frameCaches.misses();
         return new WalkStats(walks, codeHits, codeMisses, frameHits, frameMisses, reader.remoteReads(),
-                reader.remoteBytes());
+                reader.remoteBytes(), reader.batches(), walker.checksFromBatch(), walker.checkReads(), walker.markerWalks(),
+                walker.framesBelowMarker());
     }
 
     /** A consistent snapshot: walks again (a few times) when the running target changed under a walk. */

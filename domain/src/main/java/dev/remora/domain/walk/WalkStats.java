@@ -1,5 +1,14 @@
 package dev.remora.domain.walk;
 
-/** Counters of the caches and reads behind the snapshots an attached process has taken so far. */
+/**
+ * Counters of the caches and reads behind the snapshots an attached process has taken so far.
+ *
+ * @param batchedReads remote reads that fetched many ranges at once (a snapshot's start, a refresh)
+ * @param checksFromBatch stack checks answered by the second copies at the end of a snapshot's batch
+ * @param checkReads stack checks that needed a remote read of their own
+ * @param markerWalks walks that reused the frames below a frame marker
+ * @param framesBelowMarker frames those walks reused without reading them
+ */
 public record WalkStats(long snapshots, long codeObjectHits, long codeObjectMisses, long frameCacheHits,
-                        long frameCacheMisses, long remoteReads, long remoteBytes) {}
+                        long frameCacheMisses, long remoteReads, long remoteBytes, long batchedReads,
+                        long checksFromBatch, long checkReads, long markerWalks, long framesBelowMarker) {}

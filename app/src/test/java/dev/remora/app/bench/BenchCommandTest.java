@@ -1,0 +1,76 @@
+package dev.remora.app.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.remora.app.dump.RemoraCli;
+import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code remora bench} end to end on the provisioned interpreters: its JSON report, CPython's unwinder
+ * measured on the same target, and what the frame marker changes in the reads (never the timings).
+ */
+class BenchCommandTest {
+
+    /** The provisioning's launcher for the Debian interpreter of that minor version. */
+    private static Path launcher(int minor) {
+        Path path = TargetInterpreters.DEFAULT_FILE.getParent().resolve("bin/python3." + minor);
+        assertThat(path).as("provisioned launcher").exists();
+        return path;
+    }
+
+    private static JsonNode bench(String... args) throws Exception {
+        RemoraCli run = RemoraCli.run((Object[]) args);
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        return new ObjectMapper().readTree(run.out());
+    }
+
+    @Test
+    void reportsTheIssueKeysAndComparesWithCpythonOnTheSameTarget() throws Exception {
+        JsonNode report = bench("bench", "--code", "basic", "-d", "1", "--python", launcher(15).toString(),
+                "--compare-cpython", "--format", "json");
+        for (String key : new String[] {"calls", "samples", "failures", "avg_call_us", "work_rate", "sample_rate",
+                "success_rate", "stats"}) {
+            assertThat(report.has(key)).as(key).isTrue();
+            assertThat(report.get("cpython").has(key)).as("cpython " + key).isTrue();
+        }
+        assertThat(report.get("samples").asLong()).isGreaterThan(100);
+        assertThat(report.get("cpython").get("samples").asLong()).isGreaterThan(100);
+        assertThat(report.get("ratio").asDouble()).isPositive();
+        JsonNode stats = report.get("stats");
+        // A steady sampler's snapshot is one batched read, its stack checks answered from that batch.
+        assertThat(stats.get("batched_reads").asLong()).isGreaterThan(report.get("calls").asLong() / 2);
+        assertThat(stats.get("checks_from_batch").asLong()).isGreaterThan(stats.get("check_reads").asLong());
+        assertThat(stats.get("remote_reads").asLong()).isLessThan(report.get("calls").asLong() * 3 / 2);
+    }
+
+    @Test
+    void theFrameMarkerSparesReadingADeepStack() throws Exception {
+        String python = launcher(15).toString();
+        JsonNode plain = bench("bench", "--code", "deep_static", "-d", "1", "--python", python, "--format", "json");
+        JsonNode marked = bench("bench", "--code", "deep_static", "-d", "1", "--python", python, "--frame-marker",
+                "--format", "json");
+        assertThat(plain.get("frame_marker").asBoolean()).isFalse();
+        assertThat(marked.get("frame_marker").asBoolean()).isTrue();
+        double plainBytes = plain.get("stats").get("remote_bytes").asDouble() / plain.get("calls").asLong();
+        double markedBytes = marked.get("stats").get("remote_bytes").asDouble() / marked.get("calls").asLong();
+        // 900 frames and their second copies, against the top frame and a few headers.
+        assertThat(plainBytes).isGreaterThan(50_000);
+        assertThat(markedBytes).isLessThan(plainBytes / 20);
+        JsonNode stats = marked.get("stats");
+        assertThat(stats.get("marker_walks").asLong()).isGreaterThan(marked.get("calls").asLong() * 9 / 10);
+        assertThat(stats.get("frames_below_marker").asLong() / stats.get("marker_walks").asLong()).isGreaterThan(800);
+        assertThat(marked.get("failures").asLong()).isZero();
+    }
+
+    @Test
+    void theFrameMarkerNeedsCpython315() {
+        RemoraCli run = RemoraCli.run("bench", "--code", "basic", "-d", "1", "--python", launcher(13), "--frame-marker");
+        assertThat(run.exitCode()).isNotZero();
+        assertThat(run.err().strip()).doesNotContain("\n").contains("3.13").contains("frame marker").contains("3.15");
+    }
+}
