@@ -43,12 +43,15 @@ final class ChainCheck {
      * @param first the current frame the walk started from
      * @param markerField where the thread state keeps its frame marker, after the current frame; 0 if none
      * @param marker the marker value that must still stand, or {@link #ANY_MARKER}
+     * @param markerHeld whether {@code marker} is what the walk read before its frames: then a marked
+     *     current frame was not popped while it was read (the target would have moved the marker), and
+     *     its links need no second read (its instruction moves on anyway)
      * @param fresh read everything again now, even if the snapshot's batch holds second copies
      *     (they were read before something the check must come after)
      * @return whether every link still holds
      */
     boolean holds(SnapshotReader reader, WalkedFrames walked, long currentFrameField, long first,
-                  long markerField, long marker, boolean fresh) {
+                  long markerField, long marker, boolean markerHeld, boolean fresh) {
         int frames = walked.frames();
         if (frames == 0) {
             return true;
@@ -58,8 +61,12 @@ final class ChainCheck {
         int ranges = put(0, currentFrameField, head, 0);
         int offset = head;
         long start = 0, end = 0;
+        long skip = checkMarker && markerHeld && marker == first ? marker : 0;
         for (int i = 0; i < frames; i++) {
             long a = walked.address(i), e = a + headerLength;
+            if (a == skip) {
+                continue;
+            }
             if (end > start && a >= start - MERGE_GAP && e <= end + MERGE_GAP) {
                 start = Math.min(start, a);
                 end = Math.max(end, e);
@@ -94,6 +101,9 @@ final class ChainCheck {
             return false;
         }
         for (int i = 0; i < frames; i++) {
+            if (walked.address(i) == skip) {
+                continue;
+            }
             int at = locate(walked.address(i), ranges);
             if (Bytes.getLong(copy, at + (int) frame.previous()) != walked.previous(i)
                     || Bytes.getLong(copy, at + (int) frame.executable()) != walked.executable(i)

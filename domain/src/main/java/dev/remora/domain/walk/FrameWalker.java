@@ -188,14 +188,14 @@ final class FrameWalker {
             throws MemoryAccessException {
         long currentFrameField = tstate + currentFrameOffset;
         if (chain == null) {
-            return check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false);
+            return check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, false);
         }
         // A long walk anchors the chain: the marker must sit on its current frame when it is checked.
         boolean anchor = tailAt < 0 && walked.frames() >= MARKER_MOVE_AFTER;
         boolean wrote = anchor && first != marker && moveMarker(tstate, first);
         anchor &= wrote || first == marker;
         long expected = anchor ? first : tailAt >= 0 ? marker : ChainCheck.ANY_MARKER;
-        boolean holds = check.holds(reader, walked, currentFrameField, first, tstate + markerOffset, expected, wrote);
+        boolean holds = check.holds(reader, walked, currentFrameField, first, tstate + markerOffset, expected, !wrote, wrote);
         if (!holds || expected == ChainCheck.ANY_MARKER) {
             chain.drop();
         } else {
