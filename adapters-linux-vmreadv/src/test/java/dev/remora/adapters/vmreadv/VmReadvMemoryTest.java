@@ -50,6 +50,30 @@ class VmReadvMemoryTest {
     }
 
     @Test
+    void writesLandInTheTargetAndReadBack() throws Exception {
+        byte[] marker = {8, 7, 6, 5, 4, 3, 2, 1};
+        long at = target.payloadAddr() + 2000;
+        assertThat(memory.writable()).isTrue();
+        try {
+            memory.write(at, marker, 0, marker.length);
+            byte[] back = new byte[marker.length];
+            memory.read(at, back, 0, back.length);
+            assertThat(back).isEqualTo(marker);
+        } finally {
+            memory.write(at, target.payload(), 2000, marker.length);
+        }
+        byte[] restored = new byte[marker.length];
+        memory.read(at, restored, 0, restored.length);
+        assertThat(restored).isEqualTo(target.slice(2000, marker.length));
+    }
+
+    @Test
+    void writeToAnUnmappedAddressFails() {
+        assertThatThrownBy(() -> memory.write(target.edgeAddr() + 2L * target.page(), new byte[8], 0, 8))
+                .isInstanceOf(MemoryAccessException.Unmapped.class);
+    }
+
+    @Test
     void readsTheBytesTheTargetHolds() throws Exception {
         byte[] dst = new byte[4096];
         memory.read(payloadAddr + 1000, dst, 0, dst.length);

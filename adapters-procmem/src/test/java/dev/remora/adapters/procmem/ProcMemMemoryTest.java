@@ -108,6 +108,30 @@ class ProcMemMemoryTest {
     }
 
     @Test
+    void writesLandInTheTargetAndReadBack() throws Exception {
+        byte[] marker = {1, 2, 3, 4, 5, 6, 7, 8};
+        long at = payloadAddr + 1000;
+        assertThat(memory.writable()).isTrue();
+        try {
+            memory.write(at, marker, 0, marker.length);
+            byte[] back = new byte[marker.length];
+            memory.read(at, back, 0, back.length);
+            assertThat(back).isEqualTo(marker);
+        } finally {
+            memory.write(at, payload, 1000, marker.length);
+        }
+        byte[] restored = new byte[marker.length];
+        memory.read(at, restored, 0, restored.length);
+        assertThat(restored).isEqualTo(Arrays.copyOfRange(payload, 1000, 1000 + marker.length));
+    }
+
+    @Test
+    void writeToAnUnmappedAddressFails() {
+        assertThatThrownBy(() -> memory.write(edgeAddr + 2L * page, new byte[8], 0, 8))
+                .isInstanceOf(MemoryAccessException.Unmapped.class);
+    }
+
+    @Test
     void namesItsBackend() {
         assertThat(memory.backendName()).isEqualTo("procmem");
         assertThat(memory.pid()).isEqualTo(target.pid());

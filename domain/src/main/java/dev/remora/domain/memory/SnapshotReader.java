@@ -10,9 +10,12 @@ import dev.remora.ports.RemoteMemory;
  * changed costs a read of its own. Every byte served comes from this snapshot's reads: nothing is
  * carried over from an earlier one. Buffers are reused, so a steady sampler allocates nothing.
  *
- * <p>The same batch ends with second copies of the ranges the last snapshot's checks read back (see
- * {@link #recordCheck}): the kernel fills a batch in order, so those copies were read after every
- * byte the walk gets from the batch, and a check can use them instead of a round trip of its own.
+ * <p>The kernel fills a batch in order, and the batch is laid out for the checks that prove a walked
+ * stack existed: first the ranges read with {@link #read} (frames, the interpreter state), then those
+ * read with {@link #readLate} (thread states, whose current frame names the stack), then second
+ * copies of the ranges the last snapshot's checks read back (see {@link #recordCheck}). So a thread
+ * state is read after its frames and before their second copies, and a check can use the batch
+ * instead of a round trip of its own.
  */
 public final class SnapshotReader {
 
@@ -23,18 +26,24 @@ public final class SnapshotReader {
     private final byte[] scratch = new byte[8];
 
     private final RecordedRanges recorded = new RecordedRanges();
+    private final RecordedRanges recordedLate = new RecordedRanges();
     private final RecordedRanges recordedChecks = new RecordedRanges();
     // What the current regions were planned from.
     private final RecordedRanges plannedFrom = new RecordedRanges();
+    private final RecordedRanges plannedLateFrom = new RecordedRanges();
     private final RecordedRanges plannedChecksFrom = new RecordedRanges();
 
-    /** The batch: {@code planned} ranges for the walk, then {@code checks} ranges of second copies. */
+    /**
+     * The batch: {@code early} ranges read first, then late ones up to {@code planned}, then
+     * {@code checks} ranges of second copies. Each part is sorted by address on its own.
+     */
     private final Regions regions = new Regions();
+    private int early;
     private int planned;
     private int checks;
     /** The walk's ranges that arrived this snapshot; lookups search only these. */
     private int searchable;
-    /** Whether every byte served so far came from this snapshot's batch, with its second copies whole. */
+    /** Whether every byte served so far came from this snapshot's batch, which arrived whole. */
     private boolean checksUsable;
     private int refreshes;
     // A refresh fetches the planned ranges again plus one new range, placed after the batch's bytes.
@@ -55,16 +64,21 @@ public final class SnapshotReader {
 
     /** Starts a new snapshot: fetches, in one batch, what the last snapshot read. */
     public void reset() {
-        if (!recorded.sameAs(plannedFrom) || !recordedChecks.sameAs(plannedChecksFrom)) {
+        if (!recorded.sameAs(plannedFrom) || !recordedLate.sameAs(plannedLateFrom)
+                || !recordedChecks.sameAs(plannedChecksFrom)) {
             regions.clear();
             regions.appendMerged(recorded);
+            early = regions.count;
+            regions.appendMerged(recordedLate);
             planned = regions.count;
             regions.appendMerged(recordedChecks);
             checks = regions.count - planned;
             plannedFrom.copyFrom(recorded);
+            plannedLateFrom.copyFrom(recordedLate);
             plannedChecksFrom.copyFrom(recordedChecks);
         }
         recorded.clear();
+        recordedLate.clear();
         recordedChecks.clear();
         refreshes = 0;
         extraOffset = -1;
@@ -79,7 +93,7 @@ public final class SnapshotReader {
         remoteBytes += regions.end();
         int whole = memory.readPrefix(regions.start, regions.length, regions.bytes, regions.offset, total);
         searchable = Math.min(whole, planned);
-        checksUsable = checks > 0 && whole == total;
+        checksUsable = whole == total;
     }
 
     public RemoteMemory memory() {
@@ -102,6 +116,18 @@ public final class SnapshotReader {
     }
 
     public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
+        read(address, dst, offset, length, recorded);
+    }
+
+    /**
+     * Reads like {@link #read}, but the next snapshots fetch the range after the ones read with
+     * {@link #read}: for thread states, so that a thread's current frame is read after its frames.
+     */
+    public void readLate(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
+        read(address, dst, offset, length, recordedLate);
+    }
+
+    private void read(long address, byte[] dst, int offset, int length, RecordedRanges into) throws MemoryAccessException {
         int at = locate(address, length);
         if (at >= 0) {
             System.arraycopy(regions.bytes, at, dst, offset, length);
@@ -112,12 +138,15 @@ public final class SnapshotReader {
             memory.read(address, dst, offset, length);
         }
         // Only ranges that could be read are fetched again: one bad range would cut the batch short.
-        record(address, length);
+        into.add(address, length);
     }
 
     /** Where this snapshot holds the range in {@link #bytes()}, fetching it (and refreshing) if needed; -1 if not held. */
     private int locate(long address, int length) {
-        int at = regions.find(address, length, 0, searchable);
+        int at = regions.find(address, length, 0, Math.min(searchable, early));
+        if (at < 0 && searchable > early) {
+            at = regions.find(address, length, early, searchable);
+        }
         if (at < 0 && extraOffset >= 0 && address >= extraStart && address - extraStart + length <= extraLength) {
             at = extraOffset + (int) (address - extraStart);
         }
@@ -187,7 +216,15 @@ public final class SnapshotReader {
         return checksUsable ? regions.find(address, length, planned, planned + checks) : -1;
     }
 
-    /** The buffer that {@link #secondCopy} offsets point into; valid until the next read. */
+    /**
+     * Where the batch holds the range among those read late (after the walk's own ranges and before
+     * the second copies); -1 when it does not, or when some byte served came from a later read.
+     */
+    public int lateCopy(long address, int length) {
+        return checksUsable ? regions.find(address, length, early, planned) : -1;
+    }
+
+    /** The buffer that {@link #secondCopy} and {@link #lateCopy} offsets point into; valid until the next read. */
     public byte[] bytes() {
         return regions.bytes;
     }
@@ -212,12 +249,13 @@ public final class SnapshotReader {
         return Bytes.getLong(scratch, 0);
     }
 
+    public long readLongLate(long address) throws MemoryAccessException {
+        readLate(address, scratch, 0, 8);
+        return Bytes.getLong(scratch, 0);
+    }
+
     public int readInt(long address) throws MemoryAccessException {
         read(address, scratch, 0, 4);
         return Bytes.getInt(scratch, 0);
-    }
-
-    private void record(long address, int length) {
-        recorded.add(address, length);
     }
 }

@@ -13,7 +13,7 @@ import java.util.Arrays;
  * {@code previous} and executable, each parent's instruction, the thread's current frame — are read
  * again all at once; if any moved, the stack is rejected. What passes is the stack as it stood at
  * that second read. In a steady sampler the second read costs no round trip of its own: the
- * snapshot's batch ends with it.
+ * snapshot's batch reads the thread state after the frames and ends with their second copies.
  */
 final class ChainCheck {
 
@@ -120,11 +120,14 @@ final class ChainCheck {
      * {@link #rangeOffset}), or null when it does not hold them all; either way the next batch will.
      */
     private byte[] secondCopies(SnapshotReader reader, int ranges, boolean fresh) {
-        boolean all = !fresh;
-        for (int r = 0; r < ranges; r++) {
+        // The thread state itself was read late in the batch: after the frames, before their second copies.
+        int at = fresh ? -1 : reader.lateCopy(rangeStart[0], rangeLength[0]);
+        boolean all = at >= 0;
+        copyOffset[0] = at;
+        for (int r = 1; r < ranges; r++) {
             reader.recordCheck(rangeStart[r], rangeLength[r]);
             if (all) {
-                int at = reader.secondCopy(rangeStart[r], rangeLength[r]);
+                at = reader.secondCopy(rangeStart[r], rangeLength[r]);
                 all = at >= 0;
                 copyOffset[r] = at;
             }

@@ -238,7 +238,8 @@ public final class PythonProcess {
                 threads = java.util.Arrays.copyOf(threads, threadCount * 2);
             }
             threads[threadCount++] = t;
-            long next = reader.readLong(t + offsets.thread().next());
+            // Thread states are read late in a snapshot's batch: see SnapshotReader.
+            long next = reader.readLongLate(t + offsets.thread().next());
             if (next != 0 && !guard.step(next)) {
                 throw corruptList("thread", guard);
             }
@@ -248,7 +249,7 @@ public final class PythonProcess {
 
     private void thread(long interpreterId, long address, boolean main, long gilHolder, long gcFrame, CodeObjects codes,
                         SnapshotOptions options, StackVisitor visitor) throws MemoryAccessException {
-        reader.read(address, tstate, 0, tstate.length);
+        reader.readLate(address, tstate, 0, tstate.length);
         long nativeId = Bytes.getLong(tstate, offsets.thread().nativeThreadId());
         int status = statusReader.read(address, tstate, gilHolder, main, options.cpuState());
         // Claimed before the filter: a thread a mode skips this time keeps its cache for the next.
