@@ -59,6 +59,24 @@ final class CapturedMemory implements RemoteMemory {
         return bytes;
     }
 
+    /** Writes land in the captured pages only (a frame marker, when the benchmark keeps one). */
+    @Override
+    public boolean writable() {
+        return true;
+    }
+
+    @Override
+    public void write(long address, byte[] src, int offset, int length) throws MemoryAccessException {
+        for (int done = 0; done < length; ) {
+            long at = address + done;
+            long page = at & -PAGE;
+            int in = (int) (at - page);
+            int n = Math.min(length - done, PAGE - in);
+            System.arraycopy(src, offset + done, page(page, at), in, n);
+            done += n;
+        }
+    }
+
     @Override
     public String backendName() {
         return "captured";

@@ -47,6 +47,10 @@ public class WalkerBenchmark {
     @Param({"profile", "frames"})
     String consumer;
 
+    /** Whether the walks keep a frame marker (3.15): off reads every frame, on the frames above it. */
+    @Param({"false", "true"})
+    boolean marker;
+
     private Process target;
     private PythonProcess process;
     private ProfileBuilder builder;
@@ -63,6 +67,9 @@ public class WalkerBenchmark {
         int pid = (int) target.pid();
         CapturedMemory memory = new CapturedMemory(VmReadvMemory.open(pid));
         process = PythonProcess.attach(ProcfsProcessImage.of(pid), memory);
+        if (marker) {
+            process.useFrameMarkers();
+        }
         for (int i = 0; i < 3; i++) {
             process.snapshot(walk);
         }
