@@ -175,12 +175,14 @@ public final class VmReadvMemory implements RemoteMemory {
                 throw new IllegalStateException("memory of process " + pid + " is closed");
             }
             long written = 0;
-            while (written < length) {
-                int chunk = (int) Math.min(length - written, FfmNativeWriter.MAX_BYTES);
-                written += writer.write(pid, address + written, src, offset + (int) written, chunk);
+            try {
+                while (written < length) {
+                    int chunk = (int) Math.min(length - written, FfmNativeWriter.MAX_BYTES);
+                    written += writer.write(pid, address + written, src, offset + (int) written, chunk);
+                }
+            } catch (ErrnoException e) {
+                throw Errno.toException(e.errno(), pid, address + written);
             }
-        } catch (ErrnoException e) {
-            throw Errno.toException(e.errno(), pid, address);
         } finally {
             lock.unlock();
         }

@@ -149,6 +149,37 @@ class FrameMarkerTest {
         }
     }
 
+    /**
+     * CPython moves the marker onto the entry frame under a Python function called from C, and leaves
+     * it there when that entry frame goes; the next callback at the same depth has an entry frame at
+     * the same address. Frames below such a marker must not be taken for the last stack's.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("markerCases")
+    void aMarkerLeftOnAnEntryFrameSplicesNothing(TargetInterpreter python, String backend) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-")) {
+            Process target = new ProcessBuilder(python.scriptCommand(dir.copyResource("targets/marker_callbacks.py"), List.of()))
+                    .start();
+            assertThat(new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8)).readLine())
+                    .isEqualTo("READY");
+            try (RemoteMemory memory = open(backend, (int) target.pid())) {
+                PythonProcess marked = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), memory);
+                marked.useFrameMarkers();
+                List<String> seen = new ArrayList<>();
+                for (int i = 0; i < 4000; i++) {
+                    snapshot(marked).ifPresent(seen::add);
+                }
+                List<String> keyed = seen.stream().filter(s -> s.endsWith("|ka") || s.endsWith("|kb")).toList();
+                assertThat(keyed).as("samples inside a key function").hasSizeGreaterThan(200);
+                List<String> spliced = keyed.stream().filter(s -> !s.endsWith("step_a|ka") && !s.endsWith("step_b|kb")).toList();
+                assertThat(spliced).as("key functions under the other caller").isEmpty();
+                assertThat(marked.stats().markerWalks()).as("walks that reused frames below the marker").isPositive();
+            } finally {
+                target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("olderInterpreters")
     void olderPythonsHaveNoMarker(TargetInterpreter python) throws Exception {

@@ -118,6 +118,7 @@ final class Regions {
             return -1;
         }
         long delta = address - start[hi];
-        return delta >= 0 && delta + size <= length[hi] ? offset[hi] + (int) delta : -1;
+        // Written so that a garbage address far above a region cannot overflow into a match.
+        return delta >= 0 && delta <= length[hi] - (long) size ? offset[hi] + (int) delta : -1;
     }
 }

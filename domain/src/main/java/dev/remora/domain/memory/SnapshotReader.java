@@ -147,7 +147,7 @@ public final class SnapshotReader {
         if (at < 0 && searchable > early) {
             at = regions.find(address, length, early, searchable);
         }
-        if (at < 0 && extraOffset >= 0 && address >= extraStart && address - extraStart + length <= extraLength) {
+        if (at < 0 && extraOffset >= 0 && address >= extraStart && address - extraStart <= extraLength - (long) length) {
             at = extraOffset + (int) (address - extraStart);
         }
         if (at < 0 && searchable > 0) {

@@ -62,6 +62,15 @@ public record VersionLayout(DebugOffsetsLayout offsets, int[] entryFrameOwners, 
         return opcode < opcodeNames.size() ? opcodeNames.get(opcode) : "";
     }
 
+    /**
+     * {@code FRAME_OWNED_BY_THREAD}: a frame on the thread's data stack, popped only by returning or
+     * unwinding, which move a profiler's frame marker off it (entry frames and yielding generators
+     * leave the marker behind). The same value in every supported version.
+     */
+    public boolean isThreadFrameOwner(int owner) {
+        return owner == 0;
+    }
+
     public boolean isEntryFrameOwner(int owner) {
         for (int o : entryFrameOwners) {
             if (o == owner) {

@@ -66,6 +66,9 @@ public final class ProfileBuilder implements StackVisitor {
 
     @Override
     public void tail(long tailId, FrameInfo[] outermostFirst, int count) {
+        if (count == 0) {
+            return;
+        }
         if (threadIndex >= tailIds.length) {
             int capacity = Math.max(threadIndex + 1, tailIds.length * 2);
             tailIds = Arrays.copyOf(tailIds, capacity);

@@ -43,9 +43,9 @@ final class ChainCheck {
      * @param first the current frame the walk started from
      * @param markerField where the thread state keeps its frame marker, after the current frame; 0 if none
      * @param marker the marker value that must still stand, or {@link #ANY_MARKER}
-     * @param markerHeld whether {@code marker} is what the walk read before its frames: then a marked
-     *     current frame was not popped while it was read (the target would have moved the marker), and
-     *     its links need no second read (its instruction moves on anyway)
+     * @param markerHeld whether the marker was proven on a frame of the last proven stack and has not
+     *     moved since: then a marked current frame was not popped while it was read (the target would
+     *     have moved the marker), and its links need no second read (its instruction moves on anyway)
      * @param fresh read everything again now, even if the snapshot's batch holds second copies
      *     (they were read before something the check must come after)
      * @return whether every link still holds

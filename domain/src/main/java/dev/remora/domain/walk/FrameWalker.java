@@ -27,6 +27,13 @@ final class FrameWalker {
      * it costs a write and a check of its own, which only a deep stack repays.
      */
     static final int MARKER_MOVE_AFTER = 16;
+    /**
+     * Remote reads one walk may make (code objects met for the first time) and still be proven by a
+     * single check: each read widens the time between reading a link and reading it back, and over
+     * milliseconds a busy target can change a frame and change it back unseen.
+     */
+    static final int MAX_READS_PER_CHECK = 2;
+    private static final Optional<String> SLOW = Optional.of("the stack was read too slowly to be proven; read it again");
 
     private final SnapshotReader reader;
     private final DebugOffsets.Frame offsets;
@@ -99,12 +106,18 @@ final class FrameWalker {
         ChainGuard guard = this.guard.restart(MAX_DEPTH, first);
         // Below the marker the frames are those of the last proven stack; marks that depend on
         // what lies above a frame (<native>) or on this moment (<GC>) would need them read again.
+        boolean plainFrames = !options.nativeFrames() && !(options.gcFrames() && gcFrame != 0);
         MarkedChain chain = markers ? cache.chain() : null;
-        boolean reuse = chain != null && chain.anchored() && marker != 0 && !options.nativeFrames()
-                && !(options.gcFrames() && gcFrame != 0);
+        if (chain != null && !plainFrames) {
+            chain.drop();
+            chain = null;
+        }
+        boolean reuse = chain != null && chain.anchored() && marker != 0;
         long address = first;
         int emitted = 0;
         int tailAt = -1;
+        boolean firstOnThreadStack = false;
+        long readsBefore = reader.remoteReads();
         walked.clear();
         try {
             while (address != 0) {
@@ -117,6 +130,8 @@ final class FrameWalker {
                 if (owner > layout.maxFrameOwner()) {
                     return Optional.of("frame at 0x%x has an invalid owner %d".formatted(address, owner));
                 }
+                boolean onThreadStack = layout.isThreadFrameOwner(owner);
+                firstOnThreadStack |= address == first && onThreadStack;
                 long executable = layout.untagExecutable(rawExecutable);
                 if (entryOwner[owner]) {
                     // C code called back into Python here; mark it only between two Python frames.
@@ -136,7 +151,9 @@ final class FrameWalker {
                     show(resolve(codes, cache, address, executable, instrPtr), visitor);
                     emitted++;
                 }
-                if (reuse && address == marker) {
+                // Only a data-stack frame keeps the marker truthful: one left on an entry frame stays
+                // there after that frame goes, and the next entry frame at that address has other callers.
+                if (reuse && address == marker && onThreadStack) {
                     int at = chain.positionOf(address);
                     // The marked frame has not been popped: it still heads the chain's frames below it.
                     if (at >= 0 && previous == chain.addressOf(at - 1) && rawExecutable == chain.executableOf(at)) {
@@ -162,7 +179,13 @@ final class FrameWalker {
             if (tailAt > 0) {
                 visitor.tail(chain.tailId(tailAt), chain.events(), chain.eventsBelow(tailAt));
             }
-            return proven(first, tstate, marker, chain, tailAt) ? Optional.empty() : CHANGED;
+            if (reader.remoteReads() - readsBefore > MAX_READS_PER_CHECK) {
+                if (chain != null) {
+                    chain.drop();
+                }
+                return SLOW;
+            }
+            return proven(first, tstate, marker, chain, tailAt, firstOnThreadStack) ? Optional.empty() : CHANGED;
         } catch (MalformedObjectException e) {
             return Optional.of(e.getMessage());
         } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
@@ -179,33 +202,49 @@ final class FrameWalker {
     }
 
     /**
-     * Checks the walked links; with markers, also keeps the marker proven on the chain. A long walk
-     * moves the marker to the current frame first, so that the check, read after that write, sees it
-     * on a frame of the proven stack; a walk that reused frames below the marker needs the marker
-     * unmoved, so that those frames were not popped meanwhile.
+     * Checks the walked links; with markers, also keeps the marker proven on the chain. A walk that
+     * reused frames below the marker needs the marker unmoved, so that those frames were not popped
+     * meanwhile. A long walk anchors the chain: it proves the stack first, with a read of its own
+     * (the marker is written only into a thread state just seen holding this stack), then moves the
+     * marker to the current frame and reads again to see it there.
      */
-    private boolean proven(long first, long tstate, long marker, MarkedChain chain, int tailAt)
+    private boolean proven(long first, long tstate, long marker, MarkedChain chain, int tailAt, boolean firstOnThreadStack)
             throws MemoryAccessException {
         long currentFrameField = tstate + currentFrameOffset;
+        long markerField = tstate + markerOffset;
         if (chain == null) {
             return check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, false);
         }
-        // A long walk anchors the chain: the marker must sit on its current frame when it is checked.
-        boolean anchor = tailAt < 0 && walked.frames() >= MARKER_MOVE_AFTER;
-        boolean wrote = anchor && first != marker && moveMarker(tstate, first);
-        anchor &= wrote || first == marker;
-        long expected = anchor ? first : tailAt >= 0 ? marker : ChainCheck.ANY_MARKER;
-        boolean holds = check.holds(reader, walked, currentFrameField, first, tstate + markerOffset, expected, !wrote, wrote);
-        if (!holds || expected == ChainCheck.ANY_MARKER) {
-            chain.drop();
-        } else {
-            chain.rewriteFrom(Math.max(tailAt, 0), walked, true);
-            if (tailAt >= 0 && walked.frames() > MARKER_MOVE_AFTER) {
-                // Far above the marker now: walk whole once more and move the marker up.
+        if (tailAt >= 0) {
+            // The marker was proven on the chain before and has not moved since: its frame was not popped.
+            boolean holds = check.holds(reader, walked, currentFrameField, first, markerField, marker, true, false);
+            if (holds && walked.frames() <= MARKER_MOVE_AFTER) {
+                chain.rewriteFrom(tailAt, walked, true);
+            } else {
+                // Far above the marker now (or changed): walk whole once more and move the marker up.
                 chain.drop();
             }
+            return holds;
         }
-        return holds;
+        chain.drop();
+        if (walked.frames() < MARKER_MOVE_AFTER || !firstOnThreadStack) {
+            return check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, false);
+        }
+        if (first == marker) {
+            boolean holds = check.holds(reader, walked, currentFrameField, first, markerField, first, false, false);
+            if (holds) {
+                chain.rewriteFrom(0, walked, true);
+            }
+            return holds;
+        }
+        if (!check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, true)) {
+            return false;
+        }
+        if (moveMarker(tstate, first)
+                && check.holds(reader, walked, currentFrameField, first, markerField, first, false, true)) {
+            chain.rewriteFrom(0, walked, true);
+        }
+        return true;
     }
 
     private boolean moveMarker(long tstate, long frameAddress) {
