@@ -1,18 +1,11 @@
 package dev.remora.adapters.vmreadv;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 
 /**
  * {@link NativeReader} over the JDK's foreign function API. Besides the buffers {@link IovecReader}
@@ -21,15 +14,13 @@ import java.lang.invoke.VarHandle;
  */
 final class FfmNativeReader extends IovecReader {
 
-    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     /** Null when the function cannot be bound here; {@link #create()} reports why. */
-    private static final MethodHandle PROCESS_VM_READV = bind();
+    private static final MethodHandle PROCESS_VM_READV = FfmProcessVm.bind("process_vm_readv");
 
     private final Arena fixedArena = Arena.ofShared();
     private final MemorySegment localIov = fixedArena.allocate(IOVEC_BYTES * IOV_MAX, 8);
     private final MemorySegment remoteIov = fixedArena.allocate(IOVEC_BYTES * IOV_MAX, 8);
-    private final MemorySegment callState = fixedArena.allocate(CALL_STATE);
+    private final MemorySegment callState = fixedArena.allocate(FfmProcessVm.CALL_STATE);
     private Arena dataArena;
     private MemorySegment data;
 
@@ -45,20 +36,6 @@ final class FfmNativeReader extends IovecReader {
                     "process_vm_readv is not available: it needs 64-bit Linux and a C library that exports it");
         }
         return new FfmNativeReader();
-    }
-
-    private static MethodHandle bind() {
-        if (!System.getProperty("os.name", "").toLowerCase().startsWith("linux") || ADDRESS.byteSize() != 8) {
-            return null;
-        }
-        Linker linker = Linker.nativeLinker();
-        // ssize_t process_vm_readv(pid_t, const struct iovec *, unsigned long, const struct iovec *,
-        //                          unsigned long, unsigned long)
-        FunctionDescriptor signature = FunctionDescriptor.of(
-                JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG);
-        return linker.defaultLookup().find("process_vm_readv")
-                .map(fn -> linker.downcallHandle(fn, signature, Linker.Option.captureCallState("errno")))
-                .orElse(null);
     }
 
     @Override
@@ -95,7 +72,7 @@ final class FfmNativeReader extends IovecReader {
 
     @Override
     int errno() {
-        return (int) ERRNO.get(callState, 0L);
+        return FfmProcessVm.errno(callState);
     }
 
     @Override

@@ -1,18 +1,11 @@
 package dev.remora.adapters.vmreadv;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 
 /**
  * {@code process_vm_writev} over the JDK's foreign function API, for the few small writes a user can
@@ -24,9 +17,7 @@ final class FfmNativeWriter implements AutoCloseable {
     /** Writes are a few words; a larger one is refused rather than buffered. */
     static final int MAX_BYTES = 4096;
 
-    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-    private static final MethodHandle PROCESS_VM_WRITEV = bind();
+    private static final MethodHandle PROCESS_VM_WRITEV = FfmProcessVm.bind("process_vm_writev");
 
     private Arena arena;
     private MemorySegment localIov;
@@ -36,20 +27,6 @@ final class FfmNativeWriter implements AutoCloseable {
 
     static boolean isSupported() {
         return PROCESS_VM_WRITEV != null;
-    }
-
-    private static MethodHandle bind() {
-        if (!System.getProperty("os.name", "").toLowerCase().startsWith("linux") || ADDRESS.byteSize() != 8) {
-            return null;
-        }
-        Linker linker = Linker.nativeLinker();
-        // ssize_t process_vm_writev(pid_t, const struct iovec *local, unsigned long, const struct iovec *remote,
-        //                           unsigned long, unsigned long)
-        FunctionDescriptor signature = FunctionDescriptor.of(
-                JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG);
-        return linker.defaultLookup().find("process_vm_writev")
-                .map(fn -> linker.downcallHandle(fn, signature, Linker.Option.captureCallState("errno")))
-                .orElse(null);
     }
 
     /**
@@ -69,7 +46,7 @@ final class FfmNativeWriter implements AutoCloseable {
             arena = Arena.ofShared();
             localIov = arena.allocate(16, 8);
             remoteIov = arena.allocate(16, 8);
-            callState = arena.allocate(CALL_STATE);
+            callState = arena.allocate(FfmProcessVm.CALL_STATE);
             data = arena.allocate(MAX_BYTES, 16);
         }
         MemorySegment.copy(src, offset, data, JAVA_BYTE, 0, length);
@@ -86,7 +63,7 @@ final class FfmNativeWriter implements AutoCloseable {
             throw new IllegalStateException("process_vm_writev downcall failed", t);
         }
         if (written <= 0) {
-            throw new ErrnoException(written < 0 ? (int) ERRNO.get(callState, 0L) : Errno.EFAULT);
+            throw new ErrnoException(written < 0 ? FfmProcessVm.errno(callState) : Errno.EFAULT);
         }
         return written;
     }
