@@ -32,15 +32,14 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
 
     /**
      * @param lastProfiledFrame where a profiler may leave a marker frame that the interpreter moves to
-     *     the caller whenever it pops the marked frame (3.15+); {@code lastProfiledFrameSeq} counts those moves
+     *     the caller whenever it pops the marked frame (3.15+)
      * @param baseFrame where the thread state points at the sentinel frame under all others (3.15+)
      * @param readLength how many leading bytes of the thread state cover every field used
      */
     public record Thread(long size, long prev, long next, long currentFrame, OptionalLong baseFrame,
                          long nativeThreadId, long datastackChunk,
                          OptionalLong holdsGil, OptionalLong gilRequested, OptionalLong currentException,
-                         OptionalLong excStateValue, OptionalLong lastProfiledFrame,
-                         OptionalLong lastProfiledFrameSeq, int readLength) {}
+                         OptionalLong excStateValue, OptionalLong lastProfiledFrame, int readLength) {}
 
     /**
      * @param localsPlus where {@code localsplus[]}, the locals and then the value stack, starts

@@ -74,10 +74,15 @@ public final class DebugOffsetsDecoder {
         long gilHolder = f.field("interpreter_state.gil_runtime_state_holder", size, 8);
         OptionalLong generation = f.optionalField("interpreter_state.code_object_generation", size, 8);
         OptionalLong gcFrame = gcFrame(f, size);
-        long end = LongStream.of(id, next, threadsHead, threadsMain.orElse(0), gilLocked, gilHolder,
-                generation.orElse(0), gcFrame.orElse(0)).max().orElseThrow() + 8;
+        int readLength = coveringLength(size, id, next, threadsHead, threadsMain.orElse(0), gilLocked, gilHolder,
+                generation.orElse(0), gcFrame.orElse(0));
         return new DebugOffsets.Interpreter(size, id, next, threadsHead, threadsMain, gilLocked, gilHolder,
-                generation, gcFrame, (int) Math.min(end, size), f.field("interpreter_state.imports_modules", size, 8));
+                generation, gcFrame, readLength, f.field("interpreter_state.imports_modules", size, 8));
+    }
+
+    /** How many leading bytes of a struct cover 8-byte fields at all these offsets. */
+    private static int coveringLength(long size, long... offsets) {
+        return (int) Math.min(LongStream.of(offsets).max().orElseThrow() + 8, size);
     }
 
     /** {@code interp->gc.frame}, as one offset into the interpreter state. */
@@ -108,14 +113,15 @@ public final class DebugOffsetsDecoder {
         OptionalLong holdsGil = f.optionalField("thread_state.holds_gil", size, 4);
         OptionalLong gilRequested = f.optionalField("thread_state.gil_requested", size, 4);
         OptionalLong exception = f.optionalField("thread_state.current_exception", size, 8);
-        OptionalLong marker = f.optionalField("thread_state.last_profiled_frame", size, 8);
-        OptionalLong markerSeq = marker.isPresent()
-                ? f.optionalField("thread_state.last_profiled_frame_seq", size, 8) : OptionalLong.empty();
-        long end = LongStream.of(prev, next, currentFrame, baseFrame.orElse(0), nativeId, holdsGil.orElse(0), gilRequested.orElse(0),
-                exception.orElse(0), excValue.orElse(0), marker.orElse(0), markerSeq.orElse(0)).max().orElseThrow() + 8;
+        // The marker is offered only where its sequence counter exists: the interpreters that also
+        // fixed its moves against reused frame addresses.
+        OptionalLong marker = f.optionalField("thread_state.last_profiled_frame_seq", size, 8).isPresent()
+                ? f.optionalField("thread_state.last_profiled_frame", size, 8) : OptionalLong.empty();
+        int readLength = coveringLength(size, prev, next, currentFrame, baseFrame.orElse(0), nativeId,
+                holdsGil.orElse(0), gilRequested.orElse(0), exception.orElse(0), excValue.orElse(0), marker.orElse(0));
         return new DebugOffsets.Thread(size, prev, next, currentFrame, baseFrame, nativeId,
                 f.field("thread_state.datastack_chunk", size, 8), holdsGil, gilRequested, exception, excValue,
-                markerSeq.isPresent() ? marker : OptionalLong.empty(), markerSeq, (int) Math.min(end, size));
+                marker, readLength);
     }
 
     private static DebugOffsets.Frame frame(StructFields f) throws CorruptTarget {
