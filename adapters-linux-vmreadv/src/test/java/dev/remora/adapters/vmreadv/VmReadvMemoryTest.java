@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RangeOutcome;
 import dev.remora.ports.ReadRange;
+import dev.remora.ports.testing.WriteCheck;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,20 +52,7 @@ class VmReadvMemoryTest {
 
     @Test
     void writesLandInTheTargetAndReadBack() throws Exception {
-        byte[] marker = {8, 7, 6, 5, 4, 3, 2, 1};
-        long at = target.payloadAddr() + 2000;
-        assertThat(memory.writable()).isTrue();
-        try {
-            memory.write(at, marker, 0, marker.length);
-            byte[] back = new byte[marker.length];
-            memory.read(at, back, 0, back.length);
-            assertThat(back).isEqualTo(marker);
-        } finally {
-            memory.write(at, target.payload(), 2000, marker.length);
-        }
-        byte[] restored = new byte[marker.length];
-        memory.read(at, restored, 0, restored.length);
-        assertThat(restored).isEqualTo(target.slice(2000, marker.length));
+        WriteCheck.writeReadBackAndRestore(memory, target.payloadAddr() + 2000, target.slice(2000, 8));
     }
 
     @Test

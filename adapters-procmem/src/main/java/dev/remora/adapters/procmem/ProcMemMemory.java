@@ -75,7 +75,7 @@ public final class ProcMemMemory implements RemoteMemory {
             } catch (ClosedChannelException e) {
                 throw new IllegalStateException("memory of process " + pid + " is closed", e);
             } catch (IOException e) {
-                throw readFailure(position, e);
+                throw failure("reading", position, e);
             }
             if (n <= 0) {
                 // The kernel ends the read early at a hole, and returns nothing once the process is gone.
@@ -86,7 +86,7 @@ public final class ProcMemMemory implements RemoteMemory {
         }
     }
 
-    private MemoryAccessException readFailure(long position, IOException e) {
+    private MemoryAccessException failure(String what, long position, IOException e) {
         if (gone()) {
             return new MemoryAccessException.ProcessGone(position);
         }
@@ -95,7 +95,7 @@ public final class ProcMemMemory implements RemoteMemory {
             return new MemoryAccessException.Unmapped(position);
         }
         return new MemoryAccessException.Unavailable(position,
-                "reading %s at 0x%x failed: %s".formatted(memFile, position, message));
+                "%s %s at 0x%x failed: %s".formatted(what, memFile, position, message));
     }
 
     /** Whether the process this file was opened for has exited (its pid may already be reused). */
@@ -168,7 +168,7 @@ public final class ProcMemMemory implements RemoteMemory {
                 }
             }
         } catch (IOException e) {
-            throw readFailure(address, e);
+            throw failure("writing", address, e);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.remora.adapters.procmem;
 
 import dev.remora.ports.testing.PythonTarget;
+import dev.remora.ports.testing.WriteCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -109,20 +110,7 @@ class ProcMemMemoryTest {
 
     @Test
     void writesLandInTheTargetAndReadBack() throws Exception {
-        byte[] marker = {1, 2, 3, 4, 5, 6, 7, 8};
-        long at = payloadAddr + 1000;
-        assertThat(memory.writable()).isTrue();
-        try {
-            memory.write(at, marker, 0, marker.length);
-            byte[] back = new byte[marker.length];
-            memory.read(at, back, 0, back.length);
-            assertThat(back).isEqualTo(marker);
-        } finally {
-            memory.write(at, payload, 1000, marker.length);
-        }
-        byte[] restored = new byte[marker.length];
-        memory.read(at, restored, 0, restored.length);
-        assertThat(restored).isEqualTo(Arrays.copyOfRange(payload, 1000, 1000 + marker.length));
+        WriteCheck.writeReadBackAndRestore(memory, payloadAddr + 1000, Arrays.copyOfRange(payload, 1000, 1008));
     }
 
     @Test
