@@ -1,5 +1,7 @@
 """A stack that changes all the time, with a fixed call graph: a calls b or c, b and d call leaf,
-c calls d; dispatch calls each of them in turn. Any other caller/callee pair is impossible."""
+c calls d; dispatch calls each of them in turn. Any other caller/callee pair is impossible.
+With an argument N, dispatch runs under N levels of descend(), a deep base that never changes."""
+import sys
 
 
 def leaf(n):
@@ -31,4 +33,14 @@ def dispatch():
             f(n)
 
 
-dispatch()
+def descend(depth):
+    if depth > 1:
+        return descend(depth - 1)
+    return dispatch()
+
+
+depth = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+if depth:
+    descend(depth)
+else:
+    dispatch()

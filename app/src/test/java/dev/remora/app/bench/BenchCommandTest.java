@@ -38,8 +38,9 @@ class BenchCommandTest {
             assertThat(report.has(key)).as(key).isTrue();
             assertThat(report.get("cpython").has(key)).as("cpython " + key).isTrue();
         }
-        assertThat(report.get("samples").asLong()).isGreaterThan(100);
-        assertThat(report.get("cpython").get("samples").asLong()).isGreaterThan(100);
+        // Counts only: how many calls a second allows is the benchmark's answer, not the test's.
+        assertThat(report.get("samples").asLong()).isPositive();
+        assertThat(report.get("cpython").get("samples").asLong()).isPositive();
         assertThat(report.get("ratio").asDouble()).isPositive();
         JsonNode stats = report.get("stats");
         // A steady sampler's snapshot is one batched read, its stack checks answered from that batch.

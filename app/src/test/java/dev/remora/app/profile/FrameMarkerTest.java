@@ -8,8 +8,6 @@ import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
 import dev.remora.domain.InspectionException;
-import dev.remora.domain.model.FrameInfo;
-import dev.remora.domain.model.ThreadStack;
 import dev.remora.domain.profile.CallTree;
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileBuilder;
@@ -24,16 +22,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,9 +39,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class FrameMarkerTest {
 
-    private static final int DEPTH = 60;
-    private static final Set<String> CALLS = Set.of("<module>|descend", "descend|descend", "descend|dispatch",
-            "dispatch|a", "dispatch|b", "dispatch|c", "dispatch|d", "a|b", "a|c", "b|leaf", "c|d", "d|leaf");
+    /** Deeper than the stacks on which the marker is moved, so that every walk keeps one. */
+    private static final ChurnStacks DEEP_CHURN = new ChurnStacks(60);
     private static final SnapshotOptions MAIN = new SnapshotOptions(false, false, true, false, false);
 
     static List<TargetInterpreter> markerInterpreters() {
@@ -77,7 +69,7 @@ class FrameMarkerTest {
     @MethodSource("markerCases")
     void markedWalksSeeOnlyPossibleStacksAndReadLess(TargetInterpreter python, String backend) throws Exception {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-")) {
-            Process target = start(python, dir);
+            Process target = DEEP_CHURN.start(python, dir);
             try (RemoteMemory memory = open(backend, (int) target.pid())) {
                 ProcfsProcessImage image = ProcfsProcessImage.of((int) target.pid());
                 PythonProcess plain = PythonProcess.attach(image, memory);
@@ -86,7 +78,7 @@ class FrameMarkerTest {
 
                 List<String> snapshots = new ArrayList<>();
                 for (int i = 0; i < 3000; i++) {
-                    snapshot(marked).ifPresent(snapshots::add);
+                    ChurnStacks.mainStack(marked, MAIN).ifPresent(snapshots::add);
                 }
                 ProfileBuilder builder = new ProfileBuilder(new ProfileInfo((int) target.pid(), "3.15", backend,
                         ProfileMode.WALL, 1, 0));
@@ -107,8 +99,8 @@ class FrameMarkerTest {
                 assertThat(new HashSet<>(snapshots)).as("distinct stacks").hasSizeGreaterThan(3);
                 assertThat(snapshots).as("snapshots").hasSizeGreaterThan(300);
                 assertThat(profiled).as("profiled samples").hasSizeGreaterThan(300);
-                assertThat(impossible(snapshots)).as("impossible snapshots").hasSizeLessThanOrEqualTo(Math.max(1, snapshots.size() / 1000));
-                assertThat(impossible(profiled)).as("impossible profiled stacks").hasSizeLessThanOrEqualTo(Math.max(1, profiled.size() / 1000));
+                assertThat(DEEP_CHURN.impossible(snapshots)).as("impossible snapshots").hasSizeLessThanOrEqualTo(Math.max(1, snapshots.size() / 1000));
+                assertThat(DEEP_CHURN.impossible(profiled)).as("impossible profiled stacks").hasSizeLessThanOrEqualTo(Math.max(1, profiled.size() / 1000));
                 double markedBytes = (double) (after.remoteBytes() - before.remoteBytes()) / (after.snapshots() - before.snapshots());
                 double plainBytes = (double) (plainAfter.remoteBytes() - plainBefore.remoteBytes()) / (plainAfter.snapshots() - plainBefore.snapshots());
                 assertThat(after.markerWalks() - before.markerWalks()).as("walks that reused frames below the marker")
@@ -124,7 +116,7 @@ class FrameMarkerTest {
     @MethodSource("markerInterpreters")
     void attachWithTheMarkerProfilesOnlyPossibleStacks(TargetInterpreter python) throws Exception {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-")) {
-            Process target = start(python, dir);
+            Process target = DEEP_CHURN.start(python, dir);
             try {
                 Path out = dir.host("marked.collapsed");
                 RemoraCli run = RemoraCli.run("attach", "-d", "1", "-r", "5khz", "--frame-marker", "--collapsed", "-o", out,
@@ -141,8 +133,9 @@ class FrameMarkerTest {
                         stacks.add(functions);
                     }
                 }
-                assertThat(stacks).hasSizeGreaterThan(500);
-                assertThat(impossible(stacks)).hasSizeLessThanOrEqualTo(Math.max(1, stacks.size() / 1000));
+                // How many samples a second gives depends on the machine; that every one is possible does not.
+                assertThat(stacks).isNotEmpty();
+                assertThat(DEEP_CHURN.impossible(stacks)).hasSizeLessThanOrEqualTo(Math.max(1, stacks.size() / 1000));
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
@@ -158,16 +151,13 @@ class FrameMarkerTest {
     @MethodSource("markerCases")
     void aMarkerLeftOnAnEntryFrameSplicesNothing(TargetInterpreter python, String backend) throws Exception {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-")) {
-            Process target = new ProcessBuilder(python.scriptCommand(dir.copyResource("targets/marker_callbacks.py"), List.of()))
-                    .start();
-            assertThat(new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8)).readLine())
-                    .isEqualTo("READY");
+            Process target = ChurnStacks.start(python, dir, "marker_callbacks.py");
             try (RemoteMemory memory = open(backend, (int) target.pid())) {
                 PythonProcess marked = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), memory);
                 marked.useFrameMarkers();
                 List<String> seen = new ArrayList<>();
                 for (int i = 0; i < 4000; i++) {
-                    snapshot(marked).ifPresent(seen::add);
+                    ChurnStacks.mainStack(marked, MAIN).ifPresent(seen::add);
                 }
                 List<String> keyed = seen.stream().filter(s -> s.endsWith("|ka") || s.endsWith("|kb")).toList();
                 assertThat(keyed).as("samples inside a key function").hasSizeGreaterThan(200);
@@ -184,7 +174,7 @@ class FrameMarkerTest {
     @MethodSource("olderInterpreters")
     void olderPythonsHaveNoMarker(TargetInterpreter python) throws Exception {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-")) {
-            Process target = start(python, dir);
+            Process target = DEEP_CHURN.start(python, dir);
             try (RemoteMemory memory = ProcMemMemory.open((int) target.pid())) {
                 PythonProcess process = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), memory);
                 assertThatThrownBy(process::useFrameMarkers).isInstanceOf(InspectionException.Unsupported.class)
@@ -201,25 +191,6 @@ class FrameMarkerTest {
         assertThat(olderInterpreters()).isNotEmpty();
     }
 
-    private static Process start(TargetInterpreter python, ScratchDir dir) throws Exception {
-        Process target = new ProcessBuilder(python.scriptCommand(dir.copyResource("targets/deep_churn.py"), List.of())).start();
-        assertThat(new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8)).readLine())
-                .isEqualTo("READY");
-        return target;
-    }
-
-    private static Optional<String> snapshot(PythonProcess process) throws InspectionException {
-        ThreadStack main = process.snapshot(MAIN).interpreters().getFirst().threads().getFirst();
-        if (main.problem().isPresent()) {
-            return Optional.empty();
-        }
-        List<String> functions = new ArrayList<>();
-        for (FrameInfo f : main.frames().reversed()) {
-            functions.add(f.function());
-        }
-        return Optional.of(String.join("|", functions));
-    }
-
     /** Every sample's stack, root first, joined by "|". */
     private static List<String> stacks(Profile profile) {
         List<String> stacks = new ArrayList<>();
@@ -232,21 +203,5 @@ class FrameMarkerTest {
             stacks.add(String.join("|", functions));
         }
         return stacks;
-    }
-
-    private static List<String> impossible(List<String> stacks) {
-        List<String> bad = new ArrayList<>();
-        for (String stack : stacks) {
-            String[] f = stack.split("\\|");
-            long descends = java.util.Arrays.stream(f).filter("descend"::equals).count();
-            boolean ok = descends == DEPTH;
-            for (int i = 0; ok && i + 1 < f.length; i++) {
-                ok = CALLS.contains(f[i] + "|" + f[i + 1]);
-            }
-            if (!ok) {
-                bad.add(stack);
-            }
-        }
-        return bad;
     }
 }

@@ -5,21 +5,14 @@ import dev.remora.adapters.vmreadv.VmReadvMemory;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
-import dev.remora.domain.InspectionException;
-import dev.remora.domain.model.FrameInfo;
-import dev.remora.domain.model.ThreadStack;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PossibleStacksTest {
 
-    private static final Set<String> CALLS = Set.of("<module>|dispatch", "dispatch|a", "dispatch|b", "dispatch|c",
-            "dispatch|d", "a|b", "a|c", "b|leaf", "c|d", "d|leaf");
+    private static final ChurnStacks CHURN = new ChurnStacks(0);
+    private static final SnapshotOptions MAIN = SnapshotOptions.threads(false);
 
     static List<TargetInterpreter> interpreters() {
         return TargetInterpreters.all();
@@ -44,58 +37,29 @@ class PossibleStacksTest {
     @MethodSource("interpreters")
     void cachedAndFreshWalksSeeOnlyPossibleStacks(TargetInterpreter python) throws Exception {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-churn-")) {
-            Process target = new ProcessBuilder(python.scriptCommand(dir.copyResource("targets/churn.py"), List.of())).start();
+            Process target = CHURN.start(python, dir);
             try (VmReadvMemory memory = VmReadvMemory.open((int) target.pid())) {
-                assertThat(new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8)).readLine())
-                        .isEqualTo("READY");
                 ProcfsProcessImage image = ProcfsProcessImage.of((int) target.pid());
                 PythonProcess cached = PythonProcess.attach(image, memory);
                 List<String> cachedStacks = new ArrayList<>();
                 for (int i = 0; i < 5000; i++) {
-                    sample(cached).ifPresent(cachedStacks::add);
+                    ChurnStacks.mainStack(cached, MAIN).ifPresent(cachedStacks::add);
                 }
                 List<String> freshStacks = new ArrayList<>();
                 for (int i = 0; i < 2000; i++) {
-                    sample(PythonProcess.attach(image, memory)).ifPresent(freshStacks::add);
+                    ChurnStacks.mainStack(PythonProcess.attach(image, memory), MAIN).ifPresent(freshStacks::add);
                 }
                 assertThat(new HashSet<>(cachedStacks)).as("distinct stacks seen through the caches").hasSizeGreaterThan(3);
                 // Walks that met a change are rejected, more of them on a loaded machine.
                 assertThat(cachedStacks).as("samples through the caches").hasSizeGreaterThan(200);
                 assertThat(freshStacks).as("samples from fresh readers").hasSizeGreaterThan(50);
-                assertThat(impossible(cachedStacks)).as("impossible stacks from the cached reader")
+                assertThat(CHURN.impossible(cachedStacks)).as("impossible stacks from the cached reader")
                         .hasSizeLessThanOrEqualTo(Math.max(1, cachedStacks.size() / 1000));
-                assertThat(impossible(freshStacks)).as("impossible stacks from fresh readers")
+                assertThat(CHURN.impossible(freshStacks)).as("impossible stacks from fresh readers")
                         .hasSizeLessThanOrEqualTo(Math.max(1, freshStacks.size() / 1000));
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         }
-    }
-
-    /** The main thread's functions, root first, joined by "|". */
-    private static java.util.Optional<String> sample(PythonProcess process) throws InspectionException {
-        ThreadStack main = process.snapshot(SnapshotOptions.threads(false)).interpreters().getFirst().threads().getFirst();
-        if (main.problem().isPresent()) {
-            return java.util.Optional.empty();
-        }
-        List<String> functions = new ArrayList<>();
-        for (FrameInfo f : main.frames().reversed()) {
-            functions.add(f.function());
-        }
-        return java.util.Optional.of(String.join("|", functions));
-    }
-
-    private static List<String> impossible(java.util.Collection<String> stacks) {
-        List<String> bad = new ArrayList<>();
-        for (String stack : stacks) {
-            String[] f = stack.split("\\|");
-            for (int i = 0; i + 1 < f.length; i++) {
-                if (!CALLS.contains(f[i] + "|" + f[i + 1])) {
-                    bad.add(stack);
-                    break;
-                }
-            }
-        }
-        return bad;
     }
 }
