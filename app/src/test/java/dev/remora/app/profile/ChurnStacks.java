@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,17 +41,34 @@ final class ChurnStacks {
                 : List.of("<module>|descend", "descend|descend", "descend|dispatch"));
     }
 
+    /** A started target; closing it kills it. */
+    record Running(Process process) implements AutoCloseable {
+        int pid() {
+            return (int) process.pid();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
     /** Starts a target (a script from targets/, with arguments) and waits for its READY line. */
-    static Process start(TargetInterpreter python, ScratchDir dir, String script, String... args) throws Exception {
-        Process target = new ProcessBuilder(python.scriptCommand(dir.copyResource("targets/" + script), List.of(args)))
-                .start();
-        assertThat(new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8)).readLine())
-                .isEqualTo("READY");
+    static Running start(TargetInterpreter python, ScratchDir dir, String script, String... args) throws Exception {
+        Running target = new Running(new ProcessBuilder(python.scriptCommand(dir.copyResource("targets/" + script),
+                List.of(args))).start());
+        try {
+            assertThat(new BufferedReader(new InputStreamReader(target.process().getInputStream(), StandardCharsets.UTF_8))
+                    .readLine()).isEqualTo("READY");
+        } catch (Exception | AssertionError e) {
+            target.close();
+            throw e;
+        }
         return target;
     }
 
     /** This churn target, at this depth. */
-    Process start(TargetInterpreter python, ScratchDir dir) throws Exception {
+    Running start(TargetInterpreter python, ScratchDir dir) throws Exception {
         return depth == 0 ? start(python, dir, "churn.py") : start(python, dir, "churn.py", String.valueOf(depth));
     }
 

@@ -27,7 +27,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -68,77 +67,70 @@ class FrameMarkerTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("markerCases")
     void markedWalksSeeOnlyPossibleStacksAndReadLess(TargetInterpreter python, String backend) throws Exception {
-        try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-")) {
-            Process target = DEEP_CHURN.start(python, dir);
-            try (RemoteMemory memory = open(backend, (int) target.pid())) {
-                ProcfsProcessImage image = ProcfsProcessImage.of((int) target.pid());
-                PythonProcess plain = PythonProcess.attach(image, memory);
-                PythonProcess marked = PythonProcess.attach(image, memory);
-                marked.useFrameMarkers();
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-");
+             ChurnStacks.Running target = DEEP_CHURN.start(python, dir);
+             RemoteMemory memory = open(backend, target.pid())) {
+            ProcfsProcessImage image = ProcfsProcessImage.of(target.pid());
+            PythonProcess plain = PythonProcess.attach(image, memory);
+            PythonProcess marked = PythonProcess.attach(image, memory);
+            marked.useFrameMarkers();
 
-                List<String> snapshots = new ArrayList<>();
-                for (int i = 0; i < 3000; i++) {
-                    ChurnStacks.mainStack(marked, MAIN).ifPresent(snapshots::add);
-                }
-                ProfileBuilder builder = new ProfileBuilder(new ProfileInfo((int) target.pid(), "3.15", backend,
-                        ProfileMode.WALL, 1, 0));
-                WalkStats before = marked.stats();
-                for (int i = 0; i < 3000; i++) {
-                    builder.beginSample(i);
-                    marked.sample(MAIN, builder);
-                }
-                WalkStats after = marked.stats();
-                List<String> profiled = stacks(builder.profile());
-
-                WalkStats plainBefore = plain.stats();
-                for (int i = 0; i < 300; i++) {
-                    plain.sample(MAIN, new ProfileBuilder(new ProfileInfo(1, "3.15", "procmem", ProfileMode.WALL, 1, 0)));
-                }
-                WalkStats plainAfter = plain.stats();
-
-                assertThat(new HashSet<>(snapshots)).as("distinct stacks").hasSizeGreaterThan(3);
-                assertThat(snapshots).as("snapshots").hasSizeGreaterThan(300);
-                assertThat(profiled).as("profiled samples").hasSizeGreaterThan(300);
-                assertThat(DEEP_CHURN.impossible(snapshots)).as("impossible snapshots").hasSizeLessThanOrEqualTo(Math.max(1, snapshots.size() / 1000));
-                assertThat(DEEP_CHURN.impossible(profiled)).as("impossible profiled stacks").hasSizeLessThanOrEqualTo(Math.max(1, profiled.size() / 1000));
-                double markedBytes = (double) (after.remoteBytes() - before.remoteBytes()) / (after.snapshots() - before.snapshots());
-                double plainBytes = (double) (plainAfter.remoteBytes() - plainBefore.remoteBytes()) / (plainAfter.snapshots() - plainBefore.snapshots());
-                assertThat(after.markerWalks() - before.markerWalks()).as("walks that reused frames below the marker")
-                        .isGreaterThan(1000);
-                assertThat(markedBytes).as("bytes read per marked walk vs %.0f unmarked", plainBytes).isLessThan(plainBytes / 2);
-            } finally {
-                target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            List<String> snapshots = new ArrayList<>();
+            for (int i = 0; i < 3000; i++) {
+                ChurnStacks.mainStack(marked, MAIN).ifPresent(snapshots::add);
             }
+            ProfileBuilder builder = new ProfileBuilder(new ProfileInfo(target.pid(), "3.15", backend,
+                    ProfileMode.WALL, 1, 0));
+            WalkStats before = marked.stats();
+            for (int i = 0; i < 3000; i++) {
+                builder.beginSample(i);
+                marked.sample(MAIN, builder);
+            }
+            WalkStats after = marked.stats();
+            List<String> profiled = stacks(builder.profile());
+
+            WalkStats plainBefore = plain.stats();
+            for (int i = 0; i < 300; i++) {
+                plain.sample(MAIN, new ProfileBuilder(new ProfileInfo(1, "3.15", "procmem", ProfileMode.WALL, 1, 0)));
+            }
+            WalkStats plainAfter = plain.stats();
+
+            assertThat(new HashSet<>(snapshots)).as("distinct stacks").hasSizeGreaterThan(3);
+            assertThat(snapshots).as("snapshots").hasSizeGreaterThan(300);
+            assertThat(profiled).as("profiled samples").hasSizeGreaterThan(300);
+            assertThat(DEEP_CHURN.impossible(snapshots)).as("impossible snapshots").hasSizeLessThanOrEqualTo(Math.max(1, snapshots.size() / 1000));
+            assertThat(DEEP_CHURN.impossible(profiled)).as("impossible profiled stacks").hasSizeLessThanOrEqualTo(Math.max(1, profiled.size() / 1000));
+            double markedBytes = (double) (after.remoteBytes() - before.remoteBytes()) / (after.snapshots() - before.snapshots());
+            double plainBytes = (double) (plainAfter.remoteBytes() - plainBefore.remoteBytes()) / (plainAfter.snapshots() - plainBefore.snapshots());
+            assertThat(after.markerWalks() - before.markerWalks()).as("walks that reused frames below the marker")
+                    .isGreaterThan(1000);
+            assertThat(markedBytes).as("bytes read per marked walk vs %.0f unmarked", plainBytes).isLessThan(plainBytes / 2);
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("markerInterpreters")
     void attachWithTheMarkerProfilesOnlyPossibleStacks(TargetInterpreter python) throws Exception {
-        try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-")) {
-            Process target = DEEP_CHURN.start(python, dir);
-            try {
-                Path out = dir.host("marked.collapsed");
-                RemoraCli run = RemoraCli.run("attach", "-d", "1", "-r", "5khz", "--frame-marker", "--collapsed", "-o", out,
-                        target.pid());
-                assertThat(run.exitCode()).as(run.err()).isZero();
-                List<String> stacks = new ArrayList<>();
-                for (String line : Files.readAllLines(out)) {
-                    String stack = line.substring(0, line.lastIndexOf(' '));
-                    long count = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
-                    // Collapsed frames read "file:function:line"; keep the function.
-                    String functions = java.util.Arrays.stream(stack.split(";")).skip(1)
-                            .map(f -> f.split(":")[1]).collect(java.util.stream.Collectors.joining("|"));
-                    for (long i = 0; i < count; i++) {
-                        stacks.add(functions);
-                    }
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-");
+             ChurnStacks.Running target = DEEP_CHURN.start(python, dir)) {
+            Path out = dir.host("marked.collapsed");
+            RemoraCli run = RemoraCli.run("attach", "-d", "1", "-r", "5khz", "--frame-marker", "--collapsed", "-o", out,
+                    target.pid());
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            List<String> stacks = new ArrayList<>();
+            for (String line : Files.readAllLines(out)) {
+                String stack = line.substring(0, line.lastIndexOf(' '));
+                long count = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+                // Collapsed frames read "file:function:line"; keep the function.
+                String functions = java.util.Arrays.stream(stack.split(";")).skip(1)
+                        .map(f -> f.split(":")[1]).collect(java.util.stream.Collectors.joining("|"));
+                for (long i = 0; i < count; i++) {
+                    stacks.add(functions);
                 }
-                // How many samples a second gives depends on the machine; that every one is possible does not.
-                assertThat(stacks).isNotEmpty();
-                assertThat(DEEP_CHURN.impossible(stacks)).hasSizeLessThanOrEqualTo(Math.max(1, stacks.size() / 1000));
-            } finally {
-                target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
+            // How many samples a second gives depends on the machine; that every one is possible does not.
+            assertThat(stacks).isNotEmpty();
+            assertThat(DEEP_CHURN.impossible(stacks)).hasSizeLessThanOrEqualTo(Math.max(1, stacks.size() / 1000));
         }
     }
 
@@ -150,38 +142,32 @@ class FrameMarkerTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("markerCases")
     void aMarkerLeftOnAnEntryFrameSplicesNothing(TargetInterpreter python, String backend) throws Exception {
-        try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-")) {
-            Process target = ChurnStacks.start(python, dir, "marker_callbacks.py");
-            try (RemoteMemory memory = open(backend, (int) target.pid())) {
-                PythonProcess marked = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), memory);
-                marked.useFrameMarkers();
-                List<String> seen = new ArrayList<>();
-                for (int i = 0; i < 4000; i++) {
-                    ChurnStacks.mainStack(marked, MAIN).ifPresent(seen::add);
-                }
-                List<String> keyed = seen.stream().filter(s -> s.endsWith("|ka") || s.endsWith("|kb")).toList();
-                assertThat(keyed).as("samples inside a key function").hasSizeGreaterThan(200);
-                List<String> spliced = keyed.stream().filter(s -> !s.endsWith("step_a|ka") && !s.endsWith("step_b|kb")).toList();
-                assertThat(spliced).as("key functions under the other caller").isEmpty();
-                assertThat(marked.stats().markerWalks()).as("walks that reused frames below the marker").isPositive();
-            } finally {
-                target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-");
+             ChurnStacks.Running target = ChurnStacks.start(python, dir, "marker_callbacks.py");
+             RemoteMemory memory = open(backend, target.pid())) {
+            PythonProcess marked = PythonProcess.attach(ProcfsProcessImage.of(target.pid()), memory);
+            marked.useFrameMarkers();
+            List<String> seen = new ArrayList<>();
+            for (int i = 0; i < 4000; i++) {
+                ChurnStacks.mainStack(marked, MAIN).ifPresent(seen::add);
             }
+            List<String> keyed = seen.stream().filter(s -> s.endsWith("|ka") || s.endsWith("|kb")).toList();
+            assertThat(keyed).as("samples inside a key function").hasSizeGreaterThan(200);
+            List<String> spliced = keyed.stream().filter(s -> !s.endsWith("step_a|ka") && !s.endsWith("step_b|kb")).toList();
+            assertThat(spliced).as("key functions under the other caller").isEmpty();
+            assertThat(marked.stats().markerWalks()).as("walks that reused frames below the marker").isPositive();
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("olderInterpreters")
     void olderPythonsHaveNoMarker(TargetInterpreter python) throws Exception {
-        try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-")) {
-            Process target = DEEP_CHURN.start(python, dir);
-            try (RemoteMemory memory = ProcMemMemory.open((int) target.pid())) {
-                PythonProcess process = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), memory);
-                assertThatThrownBy(process::useFrameMarkers).isInstanceOf(InspectionException.Unsupported.class)
-                        .hasMessageContaining("3.15");
-            } finally {
-                target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-");
+             ChurnStacks.Running target = DEEP_CHURN.start(python, dir);
+             RemoteMemory memory = ProcMemMemory.open(target.pid())) {
+            PythonProcess process = PythonProcess.attach(ProcfsProcessImage.of(target.pid()), memory);
+            assertThatThrownBy(process::useFrameMarkers).isInstanceOf(InspectionException.Unsupported.class)
+                    .hasMessageContaining("3.15");
         }
     }
 

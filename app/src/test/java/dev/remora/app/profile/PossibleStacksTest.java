@@ -13,7 +13,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,30 +35,27 @@ class PossibleStacksTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("interpreters")
     void cachedAndFreshWalksSeeOnlyPossibleStacks(TargetInterpreter python) throws Exception {
-        try (ScratchDir dir = ScratchDir.create(python, "remora-it-churn-")) {
-            Process target = CHURN.start(python, dir);
-            try (VmReadvMemory memory = VmReadvMemory.open((int) target.pid())) {
-                ProcfsProcessImage image = ProcfsProcessImage.of((int) target.pid());
-                PythonProcess cached = PythonProcess.attach(image, memory);
-                List<String> cachedStacks = new ArrayList<>();
-                for (int i = 0; i < 5000; i++) {
-                    ChurnStacks.mainStack(cached, MAIN).ifPresent(cachedStacks::add);
-                }
-                List<String> freshStacks = new ArrayList<>();
-                for (int i = 0; i < 2000; i++) {
-                    ChurnStacks.mainStack(PythonProcess.attach(image, memory), MAIN).ifPresent(freshStacks::add);
-                }
-                assertThat(new HashSet<>(cachedStacks)).as("distinct stacks seen through the caches").hasSizeGreaterThan(3);
-                // Walks that met a change are rejected, more of them on a loaded machine.
-                assertThat(cachedStacks).as("samples through the caches").hasSizeGreaterThan(200);
-                assertThat(freshStacks).as("samples from fresh readers").hasSizeGreaterThan(50);
-                assertThat(CHURN.impossible(cachedStacks)).as("impossible stacks from the cached reader")
-                        .hasSizeLessThanOrEqualTo(Math.max(1, cachedStacks.size() / 1000));
-                assertThat(CHURN.impossible(freshStacks)).as("impossible stacks from fresh readers")
-                        .hasSizeLessThanOrEqualTo(Math.max(1, freshStacks.size() / 1000));
-            } finally {
-                target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-churn-");
+             ChurnStacks.Running target = CHURN.start(python, dir);
+             VmReadvMemory memory = VmReadvMemory.open(target.pid())) {
+            ProcfsProcessImage image = ProcfsProcessImage.of(target.pid());
+            PythonProcess cached = PythonProcess.attach(image, memory);
+            List<String> cachedStacks = new ArrayList<>();
+            for (int i = 0; i < 5000; i++) {
+                ChurnStacks.mainStack(cached, MAIN).ifPresent(cachedStacks::add);
             }
+            List<String> freshStacks = new ArrayList<>();
+            for (int i = 0; i < 2000; i++) {
+                ChurnStacks.mainStack(PythonProcess.attach(image, memory), MAIN).ifPresent(freshStacks::add);
+            }
+            assertThat(new HashSet<>(cachedStacks)).as("distinct stacks seen through the caches").hasSizeGreaterThan(3);
+            // Walks that met a change are rejected, more of them on a loaded machine.
+            assertThat(cachedStacks).as("samples through the caches").hasSizeGreaterThan(200);
+            assertThat(freshStacks).as("samples from fresh readers").hasSizeGreaterThan(50);
+            assertThat(CHURN.impossible(cachedStacks)).as("impossible stacks from the cached reader")
+                    .hasSizeLessThanOrEqualTo(Math.max(1, cachedStacks.size() / 1000));
+            assertThat(CHURN.impossible(freshStacks)).as("impossible stacks from fresh readers")
+                    .hasSizeLessThanOrEqualTo(Math.max(1, freshStacks.size() / 1000));
         }
     }
 }
