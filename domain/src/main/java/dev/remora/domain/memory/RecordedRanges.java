@@ -6,15 +6,13 @@ import java.util.Arrays;
 final class RecordedRanges {
 
     private static final int MAX_RANGES = 1 << 14;
-    static final int MAX_RANGE_BYTES = 4 << 20;
+    private static final int MAX_RANGE_BYTES = 4 << 20;
 
     long[] start = new long[256];
     int[] length = new int[256];
     int count;
-
-    void clear() {
-        count = 0;
-    }
+    /** What the current batch was planned from, once one was. */
+    private RecordedRanges planned;
 
     void add(long address, int bytes) {
         if (count == MAX_RANGES || bytes <= 0 || bytes > MAX_RANGE_BYTES) {
@@ -29,13 +27,36 @@ final class RecordedRanges {
         count++;
     }
 
-    boolean sameAs(RecordedRanges other) {
+    /**
+     * Ends a snapshot's recording: when its ranges differ from the plan they become the plan.
+     * Recording starts afresh either way.
+     *
+     * @return whether the plan changed
+     */
+    boolean replan() {
+        boolean changed = planned == null || !sameAs(planned);
+        if (changed) {
+            if (planned == null) {
+                planned = new RecordedRanges();
+            }
+            planned.copyFrom(this);
+        }
+        count = 0;
+        return changed;
+    }
+
+    /** The ranges the current batch is planned from (after a {@link #replan}). */
+    RecordedRanges plan() {
+        return planned;
+    }
+
+    private boolean sameAs(RecordedRanges other) {
         return count == other.count
                 && Arrays.equals(start, 0, count, other.start, 0, count)
                 && Arrays.equals(length, 0, count, other.length, 0, count);
     }
 
-    void copyFrom(RecordedRanges other) {
+    private void copyFrom(RecordedRanges other) {
         if (start.length < other.count) {
             start = new long[other.start.length];
             length = new int[other.start.length];

@@ -28,10 +28,6 @@ public final class SnapshotReader {
     private final RecordedRanges recorded = new RecordedRanges();
     private final RecordedRanges recordedLate = new RecordedRanges();
     private final RecordedRanges recordedChecks = new RecordedRanges();
-    // What the current regions were planned from.
-    private final RecordedRanges plannedFrom = new RecordedRanges();
-    private final RecordedRanges plannedLateFrom = new RecordedRanges();
-    private final RecordedRanges plannedChecksFrom = new RecordedRanges();
 
     /**
      * The batch: {@code early} ranges read first, then late ones up to {@code planned}, then
@@ -64,22 +60,16 @@ public final class SnapshotReader {
 
     /** Starts a new snapshot: fetches, in one batch, what the last snapshot read. */
     public void reset() {
-        if (!recorded.sameAs(plannedFrom) || !recordedLate.sameAs(plannedLateFrom)
-                || !recordedChecks.sameAs(plannedChecksFrom)) {
+        // Not short-circuited: every part must replan, or start recording afresh.
+        if (recorded.replan() | recordedLate.replan() | recordedChecks.replan()) {
             regions.clear();
-            regions.appendMerged(recorded);
+            regions.appendMerged(recorded.plan());
             early = regions.count;
-            regions.appendMerged(recordedLate);
+            regions.appendMerged(recordedLate.plan());
             planned = regions.count;
-            regions.appendMerged(recordedChecks);
+            regions.appendMerged(recordedChecks.plan());
             checks = regions.count - planned;
-            plannedFrom.copyFrom(recorded);
-            plannedLateFrom.copyFrom(recordedLate);
-            plannedChecksFrom.copyFrom(recordedChecks);
         }
-        recorded.clear();
-        recordedLate.clear();
-        recordedChecks.clear();
         refreshes = 0;
         extraOffset = -1;
         int total = planned + checks;
