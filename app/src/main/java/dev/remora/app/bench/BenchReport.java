@@ -10,14 +10,14 @@ public final class BenchReport {
 
     /** What was measured, against what. */
     /** @param frameMarker whether Remora kept the target's frame marker (CPython's own unwinder always does) */
-    public record Setup(String workload, String pythonVersion, long pid, String backend, ThreadScope threads, double seconds,
+    public record Setup(String workload, BenchApi api, String pythonVersion, long pid, String backend, ThreadScope threads, double seconds,
                         boolean frameMarker) {}
 
     private BenchReport() {}
 
     public static void text(Setup setup, BenchResult ours, Optional<BenchResult> cpython, PrintWriter out) {
-        out.printf(Locale.ROOT, "Benchmark %s on Python %s (pid %d), backend %s, threads %s, frame marker %s, %.1f s per unwinder%n",
-                setup.workload(), setup.pythonVersion(), setup.pid(), setup.backend(), setup.threads(),
+        out.printf(Locale.ROOT, "Benchmark %s, api %s, on Python %s (pid %d), backend %s, threads %s, frame marker %s, %.1f s per unwinder%n",
+                setup.workload(), setup.api(), setup.pythonVersion(), setup.pid(), setup.backend(), setup.threads(),
                 setup.frameMarker() ? "on" : "off", setup.seconds());
         out.printf("%n%-8s %12s %12s %9s %12s %14s %14s %9s%n", "", "calls", "samples", "failures", "avg µs/call",
                 "work rate/s", "sample rate/s", "success");
@@ -32,8 +32,8 @@ public final class BenchReport {
 
     public static void json(Setup setup, BenchResult ours, Optional<BenchResult> cpython, PrintWriter out) {
         StringBuilder b = new StringBuilder("{");
-        b.append(String.format(Locale.ROOT, "\"workload\": \"%s\", \"python_version\": \"%s\", \"pid\": %d, \"backend\": \"%s\", "
-                + "\"threads\": \"%s\", \"frame_marker\": %b, ", setup.workload(), setup.pythonVersion(), setup.pid(), setup.backend(),
+        b.append(String.format(Locale.ROOT, "\"workload\": \"%s\", \"api\": \"%s\", \"python_version\": \"%s\", \"pid\": %d, \"backend\": \"%s\", "
+                + "\"threads\": \"%s\", \"frame_marker\": %b, ", setup.workload(), setup.api(), setup.pythonVersion(), setup.pid(), setup.backend(),
                 setup.threads(), setup.frameMarker()));
         fields(ours, b);
         cpython.ifPresent(c -> {

@@ -19,10 +19,10 @@ public final class CpythonBench {
 
     private CpythonBench() {}
 
-    public static BenchResult run(Path python, long pid, ThreadScope scope, long durationNanos) throws IOException, InterruptedException {
+    public static BenchResult run(Path python, long pid, ThreadScope scope, BenchApi api, long durationNanos) throws IOException, InterruptedException {
         String seconds = String.format(Locale.ROOT, "%.3f", durationNanos / 1e9);
         Process p = new ProcessBuilder(python.toString(), "-c", Workload.resource("bench/cpython_unwinder.py"),
-                Long.toString(pid), seconds, scope.name()).redirectErrorStream(true).start();
+                Long.toString(pid), seconds, scope.name(), api.cpythonMethod()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         if (!p.waitFor(durationNanos / 1_000_000_000L + 60, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IOException("CPython's unwinder failed: " + lastLine(out));

@@ -1,6 +1,9 @@
 package dev.remora.app.bench;
 
 import dev.remora.domain.InspectionException;
+import dev.remora.domain.asyncio.AsyncMode;
+import dev.remora.domain.asyncio.AsyncSnapshot;
+import dev.remora.domain.asyncio.TaskStacks;
 import dev.remora.domain.profile.ProfileBuilder;
 import dev.remora.domain.profile.ProfileInfo;
 import dev.remora.domain.profile.ProfileMode;
@@ -20,14 +23,20 @@ public final class RemoraBenchLoop {
 
     private RemoraBenchLoop() {}
 
-    public static BenchResult run(PythonProcess process, ThreadScope scope, long durationNanos) {
+    /** One call of the unwinder, fed to a profile; false when it found nothing to report. */
+    @FunctionalInterface
+    private interface Call {
+        boolean into(ProfileBuilder builder) throws InspectionException;
+    }
+
+    public static BenchResult run(PythonProcess process, ThreadScope scope, BenchApi api, long durationNanos) {
         ProfileMode mode = scope == ThreadScope.only_active ? ProfileMode.GIL : ProfileMode.WALL;
         ProfileBuilder builder = new ProfileBuilder(new ProfileInfo(process.pid(), process.version().toString(),
                 process.backendName(), mode, 1, System.currentTimeMillis()));
-        SnapshotOptions walk = new SnapshotOptions(scope != ThreadScope.main, false, true, false, false);
+        Call call = call(process, scope, api);
         WalkStats before = process.stats();
         long allocatedBefore = allocatedBytes();
-        long calls = 0, failures = 0, work = 0;
+        long calls = 0, samples = 0, failures = 0, work = 0;
         long start = System.nanoTime();
         long end = start + durationNanos;
         long now = start;
@@ -35,7 +44,9 @@ public final class RemoraBenchLoop {
             calls++;
             builder.beginSample(now - start);
             try {
-                process.sample(walk, builder);
+                if (call.into(builder)) {
+                    samples++;
+                }
             } catch (InspectionException e) {
                 failures++;
             }
@@ -43,10 +54,29 @@ public final class RemoraBenchLoop {
             work += after - now;
             now = after;
         }
-        long samples = calls - failures;
         Map<String, Long> stats = stats(before, process.stats(), builder);
         stats.put("allocated_bytes_per_call", calls == 0 ? 0 : (allocatedBytes() - allocatedBefore) / calls);
         return new BenchResult("remora", calls, samples, failures, work, now - start, stats);
+    }
+
+    private static Call call(PythonProcess process, ThreadScope scope, BenchApi api) {
+        return switch (api) {
+            case stack -> {
+                SnapshotOptions walk = new SnapshotOptions(scope != ThreadScope.main, false, true, false, false);
+                yield builder -> {
+                    process.sample(walk, builder);
+                    return true;
+                };
+            }
+            case async -> builder -> tasks(process.asyncSnapshot(AsyncMode.RUNNING), builder);
+            case awaited -> builder -> tasks(process.asyncSnapshot(AsyncMode.ALL), builder);
+        };
+    }
+
+    /** Counts a reading as a sample when it found a task, as CPython's benchmark counts a non-empty answer. */
+    private static boolean tasks(AsyncSnapshot snapshot, ProfileBuilder builder) {
+        TaskStacks.feed(snapshot, builder);
+        return snapshot.threads().stream().anyMatch(thread -> !thread.tasks().isEmpty());
     }
 
     /** Heap bytes this thread has allocated so far (the JDK's per-thread counter). */

@@ -9,7 +9,8 @@ import java.nio.charset.StandardCharsets;
 public enum Workload {
     basic("mixed loop: recursion, arithmetic, string work, nested closures"),
     deep_static("a 900-frame deep stack that never changes"),
-    threads("dozens of threads coming and going, mixing CPU work and sleeps");
+    threads("dozens of threads coming and going, mixing CPU work and sleeps"),
+    asyncio("an event loop running a tree of task groups whose leaves mix CPU work and sleeps");
 
     private final String description;
 
@@ -19,6 +20,11 @@ public enum Workload {
 
     public String description() {
         return description;
+    }
+
+    /** Whether the workload runs an asyncio event loop, which the task-reading APIs need. */
+    public boolean runsTasks() {
+        return this == asyncio;
     }
 
     /** The program's source, run with {@code python -c} so it needs no file in the target's root. */

@@ -1,11 +1,13 @@
 package dev.remora.app.cli;
 
+import dev.remora.app.bench.BenchApi;
 import dev.remora.app.bench.BenchReport;
 import dev.remora.app.bench.BenchResult;
 import dev.remora.app.bench.CpythonBench;
 import dev.remora.app.bench.RemoraBenchLoop;
 import dev.remora.app.bench.ThreadScope;
 import dev.remora.app.bench.Workload;
+import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.walk.PythonProcess;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,13 +30,11 @@ public final class BenchCommand implements Callable<Integer> {
 
     enum Format { text, json }
 
-    enum Api { stack, async, awaited }
-
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-c", "--code"}, defaultValue = "basic", paramLabel = "basic|deep_static|threads",
-            description = "The workload to start: ${COMPLETION-CANDIDATES} (default: basic).")
+    @Option(names = {"-c", "--code"}, paramLabel = "basic|deep_static|threads|asyncio",
+            description = "The workload to start: ${COMPLETION-CANDIDATES} (default: basic; asyncio with --api async or awaited).")
     Workload workload;
 
     @Option(names = {"-d", "--duration"}, defaultValue = "10", paramLabel = "SECONDS", description = "Seconds per unwinder (default: 10).")
@@ -43,8 +43,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "all", paramLabel = "all|main|only_active", description = "Threads read per call (default: all).")
     ThreadScope threads;
 
-    @Option(names = "--api", defaultValue = "stack", paramLabel = "stack|async|awaited", description = "What each call reads (default: stack).")
-    Api api;
+    @Option(names = "--api", defaultValue = "stack", paramLabel = "stack|async|awaited",
+            description = "What each call reads: every thread's stack, the running asyncio task chains, or all tasks "
+                    + "with their awaiters (default: stack).")
+    BenchApi api;
 
     @Mixin
     BackendOption backend = new BackendOption();
@@ -71,9 +73,6 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (api != Api.stack) {
-            throw new UserError("--api %s is not available yet; use --api stack".formatted(api), UserErrorHandler.EXIT_USAGE);
-        }
         if (!(seconds > 0)) {
             throw new UserError("--duration must be positive", UserErrorHandler.EXIT_USAGE);
         }
@@ -82,14 +81,19 @@ public final class BenchCommand implements Callable<Integer> {
         if (pid != null) {
             try (TargetOptions.Ports ports = TargetOptions.open(backend, pid)) {
                 PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
-                return measure(process, Optional.ofNullable(cpython), nanos);
+                return measure(process, "pid " + pid, Optional.ofNullable(cpython), nanos);
             }
         }
+        Workload code = workload != null ? workload : api.readsTasks() ? Workload.asyncio : Workload.basic;
+        if (api.readsTasks() && !code.runsTasks()) {
+            throw new UserError("--api %s reads asyncio tasks and the %s workload runs none; use --code asyncio"
+                    .formatted(api, code), UserErrorHandler.EXIT_USAGE);
+        }
         Path exe = python != null ? PythonFinder.check(python) : PythonFinder.find();
-        try (LaunchedTarget target = LaunchedTarget.start(List.of(exe.toString(), "-c", workload.source()), true)) {
+        try (LaunchedTarget target = LaunchedTarget.start(List.of(exe.toString(), "-c", code.source()), true)) {
             PythonProcess process = target.attach(backend);
             Thread.sleep(1000); // let the workload reach its steady shape
-            return measure(process, Optional.ofNullable(cpython).or(() -> Optional.of(exe)), nanos);
+            return measure(process, code.name(), Optional.ofNullable(cpython).or(() -> Optional.of(exe)), nanos);
         }
     }
 
@@ -100,18 +104,21 @@ public final class BenchCommand implements Callable<Integer> {
         return python;
     }
 
-    private int measure(PythonProcess process, Optional<Path> cpythonCandidate, long nanos) throws Exception {
+    private int measure(PythonProcess process, String measured, Optional<Path> cpythonCandidate, long nanos) throws Exception {
         if (frameMarker) {
             process.useFrameMarkers();
         }
-        BenchResult ours = RemoraBenchLoop.run(process, threads, nanos);
+        if (api.readsTasks()) {
+            process.asyncSnapshot(AsyncMode.ALL); // a target without asyncio is an error up front, not a run of failures
+        }
+        BenchResult ours = RemoraBenchLoop.run(process, threads, api, nanos);
         Optional<BenchResult> theirs = Optional.empty();
         if (compareCpython) {
             Path reference = cpython != null ? requireCpython315(cpython)
                     : cpythonCandidate.filter(PythonFinder::isCpython315).orElseGet(PythonFinder::findCpython315);
-            theirs = Optional.of(CpythonBench.run(reference, process.pid(), threads, nanos));
+            theirs = Optional.of(CpythonBench.run(reference, process.pid(), threads, api, nanos));
         }
-        BenchReport.Setup setup = new BenchReport.Setup(pid != null ? "pid " + pid : workload.name(), process.version().toString(),
+        BenchReport.Setup setup = new BenchReport.Setup(measured, api, process.version().toString(),
                 process.pid(), process.backendName(), threads, seconds, frameMarker);
         switch (format) {
             case text -> BenchReport.text(setup, ours, theirs, spec.commandLine().getOut());

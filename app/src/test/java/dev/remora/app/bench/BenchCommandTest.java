@@ -74,4 +74,33 @@ class BenchCommandTest {
         assertThat(run.exitCode()).isNotZero();
         assertThat(run.err().strip()).doesNotContain("\n").contains("3.13").contains("frame marker").contains("3.15");
     }
+
+    @Test
+    void theTaskApisReadTheAsyncioWorkloadBesideCpythonsSameMethods() throws Exception {
+        JsonNode running = bench("bench", "--api", "async", "-d", "1", "--python", launcher(15).toString(),
+                "--compare-cpython", "--format", "json");
+        assertThat(running.get("workload").asText()).isEqualTo("asyncio");
+        assertThat(running.get("api").asText()).isEqualTo("async");
+        // A sample is a reading that found a running task, on both sides.
+        assertThat(running.get("samples").asLong()).isPositive().isLessThanOrEqualTo(running.get("calls").asLong());
+        assertThat(running.get("cpython").get("samples").asLong()).isPositive();
+        assertThat(running.get("ratio").asDouble()).isPositive();
+
+        JsonNode all = bench("bench", "--api", "awaited", "-d", "1", "--python", launcher(14).toString(), "--format", "json");
+        assertThat(all.get("api").asText()).isEqualTo("awaited");
+        assertThat(all.get("python_version").asText()).startsWith("3.14");
+        assertThat(all.get("samples").asLong()).isPositive();
+        assertThat(all.get("failures").asLong()).isLessThan(all.get("calls").asLong() / 10);
+    }
+
+    @Test
+    void theTaskApisNeedAnEventLoopAndCpython314() {
+        RemoraCli basic = RemoraCli.run("bench", "--api", "async", "--code", "basic", "-d", "1", "--python", launcher(15));
+        assertThat(basic.exitCode()).isEqualTo(2);
+        assertThat(basic.err().strip()).doesNotContain("\n").contains("--api async").contains("--code asyncio");
+
+        RemoraCli old = RemoraCli.run("bench", "--api", "awaited", "-d", "1", "--python", launcher(13));
+        assertThat(old.exitCode()).isNotZero();
+        assertThat(old.err().strip()).doesNotContain("\n").contains("3.13").doesNotContain("Exception");
+    }
 }
