@@ -8,17 +8,22 @@ import java.util.Optional;
 /** Prints benchmark results for people or as one JSON document. */
 public final class BenchReport {
 
-    /** What was measured, against what. */
-    /** @param frameMarker whether Remora kept the target's frame marker (CPython's own unwinder always does) */
+    /**
+     * What was measured, against what.
+     *
+     * @param rounds how many turns each unwinder took on the target, alternating with the other
+     * @param frameMarker whether Remora kept the target's frame marker (CPython's own unwinder always does)
+     */
     public record Setup(String workload, BenchApi api, String pythonVersion, long pid, String backend, ThreadScope threads, double seconds,
-                        boolean frameMarker) {}
+                        int rounds, boolean frameMarker) {}
 
     private BenchReport() {}
 
     public static void text(Setup setup, BenchResult ours, Optional<BenchResult> cpython, PrintWriter out) {
-        out.printf(Locale.ROOT, "Benchmark %s, api %s, on Python %s (pid %d), backend %s, threads %s, frame marker %s, %.1f s per unwinder%n",
+        out.printf(Locale.ROOT, "Benchmark %s, api %s, on Python %s (pid %d), backend %s, threads %s, frame marker %s, %.1f s per unwinder%s%n",
                 setup.workload(), setup.api(), setup.pythonVersion(), setup.pid(), setup.backend(), setup.threads(),
-                setup.frameMarker() ? "on" : "off", setup.seconds());
+                setup.frameMarker() ? "on" : "off", setup.seconds(),
+                setup.rounds() > 1 ? " in %d turns each".formatted(setup.rounds()) : "");
         out.printf("%n%-8s %12s %12s %9s %12s %14s %14s %9s%n", "", "calls", "samples", "failures", "avg µs/call",
                 "work rate/s", "sample rate/s", "success");
         row(ours, out);
@@ -33,8 +38,8 @@ public final class BenchReport {
     public static void json(Setup setup, BenchResult ours, Optional<BenchResult> cpython, PrintWriter out) {
         StringBuilder b = new StringBuilder("{");
         b.append(String.format(Locale.ROOT, "\"workload\": \"%s\", \"api\": \"%s\", \"python_version\": \"%s\", \"pid\": %d, \"backend\": \"%s\", "
-                + "\"threads\": \"%s\", \"frame_marker\": %b, ", setup.workload(), setup.api(), setup.pythonVersion(), setup.pid(), setup.backend(),
-                setup.threads(), setup.frameMarker()));
+                + "\"threads\": \"%s\", \"rounds\": %d, \"frame_marker\": %b, ", setup.workload(), setup.api(), setup.pythonVersion(), setup.pid(), setup.backend(),
+                setup.threads(), setup.rounds(), setup.frameMarker()));
         fields(ours, b);
         cpython.ifPresent(c -> {
             b.append(", \"cpython\": {");

@@ -1,5 +1,6 @@
 package dev.remora.app.bench;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -11,6 +12,18 @@ import java.util.Map;
  */
 public record BenchResult(String unwinder, long calls, long samples, long failures, long workNanos, long wallNanos,
                           Map<String, Long> stats) {
+
+    public static BenchResult empty(String unwinder) {
+        return new BenchResult(unwinder, 0, 0, 0, 0, 0, Map.of());
+    }
+
+    /** Both measurements as one: counts, times and counters added. */
+    public BenchResult plus(BenchResult other) {
+        Map<String, Long> sum = new LinkedHashMap<>(stats);
+        other.stats.forEach((k, v) -> sum.merge(k, v, Long::sum));
+        return new BenchResult(unwinder, calls + other.calls, samples + other.samples, failures + other.failures,
+                workNanos + other.workNanos, wallNanos + other.wallNanos, sum);
+    }
 
     public double avgCallMicros() {
         return calls == 0 ? 0 : workNanos / 1e3 / calls;

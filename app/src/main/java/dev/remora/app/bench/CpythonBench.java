@@ -1,42 +1,80 @@
 package dev.remora.app.bench;
 
-
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Runs CPython 3.15's own remote unwinder against the same target, the way CPython's benchmark does. */
-public final class CpythonBench {
+/**
+ * CPython 3.15's own remote unwinder on the same target, run the way CPython's benchmark does, in a
+ * helper process that measures slice by slice so that Remora's slices can be interleaved with its own.
+ */
+public final class CpythonBench implements BenchSide {
 
-    private static final Pattern RESULT = Pattern.compile(
+    private static final Pattern READY = Pattern.compile("\\{\"ready\": true}");
+    private static final Pattern SLICE = Pattern.compile(
             "\\{\"calls\": (\\d+), \"samples\": (\\d+), \"failures\": (\\d+), \"work_seconds\": ([0-9.e+-]+), \"wall_seconds\": ([0-9.e+-]+)}");
 
-    private CpythonBench() {}
+    private final Process process;
+    private final BufferedReader answers;
+    private final PrintWriter requests;
+    private BenchResult total = BenchResult.empty("cpython");
 
-    public static BenchResult run(Path python, long pid, ThreadScope scope, BenchApi api, long durationNanos) throws IOException, InterruptedException {
-        String seconds = String.format(Locale.ROOT, "%.3f", durationNanos / 1e9);
-        Process p = new ProcessBuilder(python.toString(), "-c", Workload.resource("bench/cpython_unwinder.py"),
-                Long.toString(pid), seconds, scope.name(), api.cpythonMethod()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        if (!p.waitFor(durationNanos / 1_000_000_000L + 60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException("CPython's unwinder failed: " + lastLine(out));
-        }
-        Matcher m = RESULT.matcher(lastLine(out));
-        if (!m.matches()) {
-            throw new IOException("unexpected output from CPython's unwinder: " + lastLine(out));
-        }
-        return new BenchResult("cpython", Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
-                Math.round(Double.parseDouble(m.group(4)) * 1e9), Math.round(Double.parseDouble(m.group(5)) * 1e9), Map.of());
+    private CpythonBench(Process process) {
+        this.process = process;
+        this.answers = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        this.requests = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
     }
 
-    private static String lastLine(String out) {
-        List<String> lines = out.lines().toList();
-        return lines.isEmpty() ? "" : lines.getLast();
+    /** Starts the helper and waits until its unwinder is attached to the target. */
+    public static CpythonBench start(Path python, long pid, ThreadScope scope, BenchApi api) throws IOException {
+        Process p = new ProcessBuilder(python.toString(), "-c", Workload.resource("bench/cpython_unwinder.py"),
+                Long.toString(pid), scope.name(), api.cpythonMethod()).redirectErrorStream(true).start();
+        CpythonBench bench = new CpythonBench(p);
+        bench.answer(READY);
+        return bench;
+    }
+
+    @Override
+    public void measure(long nanos) throws IOException {
+        requests.println(String.format(Locale.ROOT, "%.6f", nanos / 1e9));
+        Matcher m = SLICE.matcher(answer(SLICE));
+        m.matches();
+        total = total.plus(new BenchResult("cpython", Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
+                Long.parseLong(m.group(3)), Math.round(Double.parseDouble(m.group(4)) * 1e9),
+                Math.round(Double.parseDouble(m.group(5)) * 1e9), Map.of()));
+    }
+
+    @Override
+    public BenchResult result() {
+        return total;
+    }
+
+    /** The helper's next answer; when it ends instead, its last line of output (its error) as the failure. */
+    private String answer(Pattern expected) throws IOException {
+        String line;
+        String last = null;
+        while ((line = answers.readLine()) != null) {
+            if (expected.matcher(line).matches()) {
+                return line;
+            }
+            last = line;
+        }
+        throw new IOException("CPython's unwinder failed: " + (last == null ? "no output" : last));
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        requests.close();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
     }
 }

@@ -19,9 +19,7 @@ import java.util.Map;
  * Calls Remora's unwinder back to back for a while, each walk feeding a profile as a sampler's would,
  * and counts what it achieved.
  */
-public final class RemoraBenchLoop {
-
-    private RemoraBenchLoop() {}
+public final class RemoraBenchLoop implements BenchSide {
 
     /** One call of the unwinder, fed to a profile; false when it found nothing to report. */
     @FunctionalInterface
@@ -29,20 +27,33 @@ public final class RemoraBenchLoop {
         boolean into(ProfileBuilder builder) throws InspectionException;
     }
 
-    public static BenchResult run(PythonProcess process, ThreadScope scope, BenchApi api, long durationNanos) {
+    private final PythonProcess process;
+    private final ProfileBuilder builder;
+    private final Call call;
+    private final WalkStats before;
+    private final long origin = System.nanoTime();
+    private long calls, samples, failures, work, wall, allocated;
+
+    public RemoraBenchLoop(PythonProcess process, ThreadScope scope, BenchApi api) {
         ProfileMode mode = scope == ThreadScope.only_active ? ProfileMode.GIL : ProfileMode.WALL;
-        ProfileBuilder builder = new ProfileBuilder(new ProfileInfo(process.pid(), process.version().toString(),
+        this.process = process;
+        this.builder = new ProfileBuilder(new ProfileInfo(process.pid(), process.version().toString(),
                 process.backendName(), mode, 1, System.currentTimeMillis()));
-        Call call = call(process, scope, api);
-        WalkStats before = process.stats();
+        this.call = call(process, scope, api);
+        this.before = process.stats();
+    }
+
+    @Override
+    public void measure(long nanos) {
+        // CPython's unwinder, when it took the turn before, kept the frame markers its own way.
+        process.distrustFrameMarkers();
         long allocatedBefore = allocatedBytes();
-        long calls = 0, samples = 0, failures = 0, work = 0;
         long start = System.nanoTime();
-        long end = start + durationNanos;
+        long end = start + nanos;
         long now = start;
         while (now < end) {
             calls++;
-            builder.beginSample(now - start);
+            builder.beginSample(now - origin);
             try {
                 if (call.into(builder)) {
                     samples++;
@@ -54,9 +65,20 @@ public final class RemoraBenchLoop {
             work += after - now;
             now = after;
         }
+        wall += now - start;
+        allocated += allocatedBytes() - allocatedBefore;
+    }
+
+    @Override
+    public BenchResult result() {
         Map<String, Long> stats = stats(before, process.stats(), builder);
-        stats.put("allocated_bytes_per_call", calls == 0 ? 0 : (allocatedBytes() - allocatedBefore) / calls);
-        return new BenchResult("remora", calls, samples, failures, work, now - start, stats);
+        stats.put("allocated_bytes_per_call", calls == 0 ? 0 : allocated / calls);
+        return new BenchResult("remora", calls, samples, failures, work, wall, stats);
+    }
+
+    @Override
+    public void close() {
+        // The process belongs to the caller.
     }
 
     private static Call call(PythonProcess process, ThreadScope scope, BenchApi api) {

@@ -3,6 +3,7 @@ package dev.remora.app.cli;
 import dev.remora.app.bench.BenchApi;
 import dev.remora.app.bench.BenchReport;
 import dev.remora.app.bench.BenchResult;
+import dev.remora.app.bench.BenchSide;
 import dev.remora.app.bench.CpythonBench;
 import dev.remora.app.bench.RemoraBenchLoop;
 import dev.remora.app.bench.ThreadScope;
@@ -29,6 +30,9 @@ import java.util.concurrent.Callable;
 public final class BenchCommand implements Callable<Integer> {
 
     enum Format { text, json }
+
+    /** Compared runs take turns of about this long. */
+    private static final double SLICE_SECONDS = 0.5;
 
     @Spec
     CommandSpec spec;
@@ -97,6 +101,18 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Gives both unwinders the target in turns, so that a workload whose shape drifts (threads come
+     * and go) drifts under both alike; who goes first alternates, so a steady drift favours neither.
+     */
+    private static void interleave(BenchSide a, BenchSide b, int rounds, long slice) throws Exception {
+        for (int round = 0; round < rounds; round++) {
+            BenchSide first = round % 2 == 0 ? a : b;
+            first.measure(slice);
+            (first == a ? b : a).measure(slice);
+        }
+    }
+
     private static Path requireCpython315(Path python) {
         if (!PythonFinder.isCpython315(python)) {
             throw new UserError("--cpython %s is not a CPython 3.15".formatted(python), UserErrorHandler.EXIT_USAGE);
@@ -111,15 +127,27 @@ public final class BenchCommand implements Callable<Integer> {
         if (api.readsTasks()) {
             process.asyncSnapshot(AsyncMode.ALL); // a target without asyncio is an error up front, not a run of failures
         }
-        BenchResult ours = RemoraBenchLoop.run(process, threads, api, nanos);
-        Optional<BenchResult> theirs = Optional.empty();
+        Optional<Path> reference = Optional.empty();
         if (compareCpython) {
-            Path reference = cpython != null ? requireCpython315(cpython)
-                    : cpythonCandidate.filter(PythonFinder::isCpython315).orElseGet(PythonFinder::findCpython315);
-            theirs = Optional.of(CpythonBench.run(reference, process.pid(), threads, api, nanos));
+            reference = Optional.of(cpython != null ? requireCpython315(cpython)
+                    : cpythonCandidate.filter(PythonFinder::isCpython315).orElseGet(PythonFinder::findCpython315));
+        }
+        int rounds = (int) Math.max(1, Math.ceil(seconds / SLICE_SECONDS));
+        BenchResult ours;
+        Optional<BenchResult> theirs = Optional.empty();
+        try (RemoraBenchLoop remora = new RemoraBenchLoop(process, threads, api)) {
+            if (reference.isEmpty()) {
+                remora.measure(nanos);
+            } else {
+                try (CpythonBench other = CpythonBench.start(reference.get(), process.pid(), threads, api)) {
+                    interleave(remora, other, rounds, nanos / rounds);
+                    theirs = Optional.of(other.result());
+                }
+            }
+            ours = remora.result();
         }
         BenchReport.Setup setup = new BenchReport.Setup(measured, api, process.version().toString(),
-                process.pid(), process.backendName(), threads, seconds, frameMarker);
+                process.pid(), process.backendName(), threads, seconds, theirs.isPresent() ? rounds : 1, frameMarker);
         switch (format) {
             case text -> BenchReport.text(setup, ours, theirs, spec.commandLine().getOut());
             case json -> BenchReport.json(setup, ours, theirs, spec.commandLine().getOut());

@@ -75,6 +75,13 @@ final class FrameCache {
         return chain;
     }
 
+    /** Forgets that the marker was proven on the chain: the next walk reads the whole stack and proves it again. */
+    void distrustMarker() {
+        if (chain != null) {
+            chain.drop();
+        }
+    }
+
     /** Ends a walk: what it saw becomes what the next walk may reuse. */
     void finishWalk() {
         Generation spare = previous;

@@ -67,6 +67,10 @@ final class FrameCaches {
         seen = new boolean[keptOwners.length];
     }
 
+    void distrustMarkers() {
+        caches.forEach(FrameCache::distrustMarker);
+    }
+
     long hits() {
         long hits = retiredHits;
         for (FrameCache c : caches) {

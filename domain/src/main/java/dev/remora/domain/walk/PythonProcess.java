@@ -116,6 +116,15 @@ public final class PythonProcess {
         walker.useMarkers();
     }
 
+    /**
+     * Another writer of the frame markers (another profiler taking a turn on the target) may have
+     * moved them since the last walk: the next walks prove each thread's marker afresh before they
+     * trust the frames below it again.
+     */
+    public void distrustFrameMarkers() {
+        frameCaches.distrustMarkers();
+    }
+
     public WalkStats stats() {
         long codeHits = 0, codeMisses = 0, frameHits = 0, frameMisses = 0;
         for (CodeObjects c : codesByInterpreter.values()) {
