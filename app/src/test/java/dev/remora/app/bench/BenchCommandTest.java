@@ -42,6 +42,8 @@ class BenchCommandTest {
         assertThat(report.get("samples").asLong()).isPositive();
         assertThat(report.get("cpython").get("samples").asLong()).isPositive();
         assertThat(report.get("ratio").asDouble()).isPositive();
+        // Two turns of half a second each, taken in alternation with CPython's unwinder.
+        assertThat(report.get("rounds").asInt()).isEqualTo(2);
         JsonNode stats = report.get("stats");
         // A steady sampler's snapshot is one batched read, its stack checks answered from that batch.
         assertThat(stats.get("batched_reads").asLong()).isGreaterThan(report.get("calls").asLong() / 2);
@@ -66,6 +68,20 @@ class BenchCommandTest {
         assertThat(stats.get("marker_walks").asLong()).isGreaterThan(marked.get("calls").asLong() * 9 / 10);
         assertThat(stats.get("frames_below_marker").asLong() / stats.get("marker_walks").asLong()).isGreaterThan(800);
         assertThat(marked.get("failures").asLong()).isZero();
+    }
+
+    @Test
+    void theFrameMarkerSettlesOnAShallowStackThatStays() throws Exception {
+        String python = launcher(15).toString();
+        JsonNode plain = bench("bench", "--code", "basic", "-d", "1", "--python", python, "--format", "json");
+        JsonNode marked = bench("bench", "--code", "basic", "-d", "1", "--python", python, "--frame-marker",
+                "--format", "json");
+        // The workload sleeps in main_loop most of the time: there the marker spares the second
+        // copies and the entry frame on the C stack.
+        assertThat(marked.get("stats").get("marker_walks").asLong()).isGreaterThan(marked.get("calls").asLong() / 2);
+        double plainBytes = plain.get("stats").get("remote_bytes").asDouble() / plain.get("calls").asLong();
+        double markedBytes = marked.get("stats").get("remote_bytes").asDouble() / marked.get("calls").asLong();
+        assertThat(markedBytes).isLessThan(plainBytes * 0.8);
     }
 
     @Test

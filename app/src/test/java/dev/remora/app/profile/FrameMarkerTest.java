@@ -40,6 +40,8 @@ class FrameMarkerTest {
 
     /** Deeper than the stacks on which the marker is moved, so that every walk keeps one. */
     private static final ChurnStacks DEEP_CHURN = new ChurnStacks(60);
+    /** No deep base: the marker lands only where a current frame stayed for two walks. */
+    private static final ChurnStacks SHALLOW_CHURN = new ChurnStacks(0);
     private static final SnapshotOptions MAIN = new SnapshotOptions(false, false, true, false, false);
 
     static List<TargetInterpreter> markerInterpreters() {
@@ -105,6 +107,27 @@ class FrameMarkerTest {
             assertThat(after.markerWalks() - before.markerWalks()).as("walks that reused frames below the marker")
                     .isGreaterThan(1000);
             assertThat(markedBytes).as("bytes read per marked walk vs %.0f unmarked", plainBytes).isLessThan(plainBytes / 2);
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("markerCases")
+    void shallowStacksTakeTheMarkerWhenTheyStayAndStayPossible(TargetInterpreter python, String backend) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-");
+             ChurnStacks.Running target = SHALLOW_CHURN.start(python, dir);
+             RemoteMemory memory = open(backend, target.pid())) {
+            PythonProcess marked = PythonProcess.attach(ProcfsProcessImage.of(target.pid()), memory);
+            marked.useFrameMarkers();
+            List<String> snapshots = new ArrayList<>();
+            WalkStats before = marked.stats();
+            for (int i = 0; i < 5000; i++) {
+                ChurnStacks.mainStack(marked, MAIN).ifPresent(snapshots::add);
+            }
+            WalkStats after = marked.stats();
+            assertThat(new HashSet<>(snapshots)).as("distinct stacks").hasSizeGreaterThan(3);
+            assertThat(after.markerWalks() - before.markerWalks()).as("walks that stopped at the marker").isPositive();
+            assertThat(SHALLOW_CHURN.impossible(snapshots)).as("impossible snapshots")
+                    .hasSizeLessThanOrEqualTo(Math.max(1, snapshots.size() / 1000));
         }
     }
 

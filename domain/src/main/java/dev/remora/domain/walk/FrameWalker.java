@@ -24,7 +24,9 @@ final class FrameWalker {
     static final int MAX_DEPTH = 1 << 18;
     /**
      * Frames a walk reads above the marker before it moves the marker to the current frame: moving
-     * it costs a write and a check of its own, which only a deep stack repays.
+     * it costs a write and a check of its own, which a deep stack repays at once. A shallower stack
+     * gets the marker once its current frame stayed for two proven walks: the reads it then spares
+     * (second copies, entry frames on the C stack) repay the move within a few samples.
      */
     static final int MARKER_MOVE_AFTER = 16;
     /**
@@ -204,7 +206,8 @@ final class FrameWalker {
     /**
      * Checks the walked links; with markers, also keeps the marker proven on the chain. A walk that
      * reused frames below the marker needs the marker unmoved, so that those frames were not popped
-     * meanwhile. A long walk anchors the chain: it proves the stack first, with a read of its own
+     * meanwhile. A long walk, or one whose current frame stayed since the last proven walk, anchors
+     * the chain: it proves the stack first, with a read of its own
      * (the marker is written only into a thread state just seen holding this stack), then moves the
      * marker to the current frame and reads again to see it there.
      */
@@ -227,8 +230,11 @@ final class FrameWalker {
             return holds;
         }
         chain.drop();
-        if (walked.frames() < MARKER_MOVE_AFTER || !firstOnThreadStack) {
-            return check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, false);
+        long executable = walked.executable(0);
+        if (!firstOnThreadStack || walked.frames() < MARKER_MOVE_AFTER && !chain.stayedOn(first, executable)) {
+            boolean holds = check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, false);
+            chain.provenOn(holds ? first : 0, executable);
+            return holds;
         }
         if (first == marker) {
             boolean holds = check.holds(reader, walked, currentFrameField, first, markerField, first, false, false);

@@ -31,6 +31,9 @@ final class MarkedChain {
     private long tailId = NEXT_TAIL_ID.getAndIncrement();
     /** Prefixes up to this many chain frames were handed out under {@link #tailId}. */
     private int handedOut;
+    /** The current frame of the last walk proven without the marker (0 if that walk failed), and its code. */
+    private long lastFirst;
+    private long lastFirstExecutable;
 
     boolean anchored() {
         return anchored;
@@ -38,6 +41,17 @@ final class MarkedChain {
 
     void drop() {
         anchored = false;
+    }
+
+    /** Whether the last walk proven without the marker began at this same frame, running the same code. */
+    boolean stayedOn(long first, long executable) {
+        return first != 0 && first == lastFirst && executable == lastFirstExecutable;
+    }
+
+    /** Remembers where a walk proven without the marker began; 0 when the walk was not proven. */
+    void provenOn(long first, long executable) {
+        lastFirst = first;
+        lastFirstExecutable = executable;
     }
 
     /**
