@@ -24,9 +24,10 @@ final class FrameWalker {
     static final int MAX_DEPTH = 1 << 18;
     /**
      * Frames a walk reads above the marker before it moves the marker to the current frame: moving
-     * it costs a write and a check of its own, which a deep stack repays at once. A shallower stack
-     * gets the marker once its current frame stayed for two proven walks: the reads it then spares
-     * (second copies, entry frames on the C stack) repay the move within a few samples.
+     * it costs a write and a check of its own, which a deep stack repays at once. Otherwise the marker
+     * moves to a current frame that stayed for two proven walks: the reads it then spares (second
+     * copies, frames between it and the old marker, entry frames on the C stack) repay the move
+     * within a few samples.
      */
     static final int MARKER_MOVE_AFTER = 16;
     /**
@@ -207,50 +208,65 @@ final class FrameWalker {
      * Checks the walked links; with markers, also keeps the marker proven on the chain. A walk that
      * reused frames below the marker needs the marker unmoved, so that those frames were not popped
      * meanwhile. A long walk, or one whose current frame stayed since the last proven walk, anchors
-     * the chain: it proves the stack first, with a read of its own
-     * (the marker is written only into a thread state just seen holding this stack), then moves the
-     * marker to the current frame and reads again to see it there.
+     * the chain on its current frame: it proves the stack first, with a read of its own (the marker
+     * is written only into a thread state just seen holding this stack), then moves the marker to
+     * the current frame and reads again to see it there.
      */
     private boolean proven(long first, long tstate, long marker, MarkedChain chain, int tailAt, boolean firstOnThreadStack)
             throws MemoryAccessException {
         long currentFrameField = tstate + currentFrameOffset;
-        long markerField = tstate + markerOffset;
         if (chain == null) {
             return check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, false);
         }
+        long executable = walked.executable(0);
+        boolean stayed = firstOnThreadStack && chain.stayedOn(first, executable);
         if (tailAt >= 0) {
             // The marker was proven on the chain before and has not moved since: its frame was not popped.
-            boolean holds = check.holds(reader, walked, currentFrameField, first, markerField, marker, true, false);
+            boolean holds = check.holds(reader, walked, currentFrameField, first, tstate + markerOffset, marker, true, false);
             if (holds && walked.frames() <= MARKER_MOVE_AFTER) {
                 chain.rewriteFrom(tailAt, walked, true);
+                // A current frame that stays above the marker takes it: later walks then read it alone.
+                if (stayed && walked.frames() > 1 && !(freshlyProven(currentFrameField, first) && markFirst(tstate, first))) {
+                    chain.drop();
+                }
             } else {
                 // Far above the marker now (or changed): walk whole once more and move the marker up.
                 chain.drop();
             }
+            chain.provenOn(holds ? first : 0, executable);
             return holds;
         }
         chain.drop();
-        long executable = walked.executable(0);
-        if (!firstOnThreadStack || walked.frames() < MARKER_MOVE_AFTER && !chain.stayedOn(first, executable)) {
+        if (!firstOnThreadStack || walked.frames() < MARKER_MOVE_AFTER && !stayed) {
             boolean holds = check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, false);
             chain.provenOn(holds ? first : 0, executable);
             return holds;
         }
+        boolean holds;
         if (first == marker) {
-            boolean holds = check.holds(reader, walked, currentFrameField, first, markerField, first, false, false);
+            holds = check.holds(reader, walked, currentFrameField, first, tstate + markerOffset, first, false, false);
             if (holds) {
                 chain.rewriteFrom(0, walked, true);
             }
-            return holds;
+        } else {
+            holds = freshlyProven(currentFrameField, first);
+            if (holds && markFirst(tstate, first)) {
+                chain.rewriteFrom(0, walked, true);
+            }
         }
-        if (!check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, true)) {
-            return false;
-        }
-        if (moveMarker(tstate, first)
-                && check.holds(reader, walked, currentFrameField, first, markerField, first, false, true)) {
-            chain.rewriteFrom(0, walked, true);
-        }
-        return true;
+        chain.provenOn(holds ? first : 0, executable);
+        return holds;
+    }
+
+    /** The walked links read again now, apart from any batch: the thread state holds this stack at this moment. */
+    private boolean freshlyProven(long currentFrameField, long first) throws MemoryAccessException {
+        return check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, true);
+    }
+
+    /** Moves the marker to the current frame of a stack just proven, and reads again to see it there. */
+    private boolean markFirst(long tstate, long first) throws MemoryAccessException {
+        return moveMarker(tstate, first)
+                && check.holds(reader, walked, tstate + currentFrameOffset, first, tstate + markerOffset, first, false, true);
     }
 
     private boolean moveMarker(long tstate, long frameAddress) {

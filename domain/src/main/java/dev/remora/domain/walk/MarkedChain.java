@@ -31,7 +31,7 @@ final class MarkedChain {
     private long tailId = NEXT_TAIL_ID.getAndIncrement();
     /** Prefixes up to this many chain frames were handed out under {@link #tailId}. */
     private int handedOut;
-    /** The current frame of the last walk proven without the marker (0 if that walk failed), and its code. */
+    /** The current frame of this thread's last walk (0 if it was not proven), and its code. */
     private long lastFirst;
     private long lastFirstExecutable;
 
@@ -43,12 +43,12 @@ final class MarkedChain {
         anchored = false;
     }
 
-    /** Whether the last walk proven without the marker began at this same frame, running the same code. */
+    /** Whether the last walk was proven and began at this same frame, running the same code. */
     boolean stayedOn(long first, long executable) {
         return first != 0 && first == lastFirst && executable == lastFirstExecutable;
     }
 
-    /** Remembers where a walk proven without the marker began; 0 when the walk was not proven. */
+    /** Remembers where a walk began; 0 when it was not proven. */
     void provenOn(long first, long executable) {
         lastFirst = first;
         lastFirstExecutable = executable;
