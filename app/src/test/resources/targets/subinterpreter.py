@@ -1,4 +1,6 @@
-"""A target with a second interpreter whose thread parks inside it (CPython 3.13+)."""
+"""A target with a second interpreter whose thread parks inside it (CPython 3.13+). With the argument
+"later", the main thread first prints MAIN and creates the interpreter only when a line arrives on stdin."""
+import sys
 import threading
 import time
 
@@ -21,6 +23,9 @@ def run_in_subinterpreter(iid):
 def main_park():
     time.sleep(3600)
 
+if sys.argv[1:] == ["later"]:
+    print("MAIN", flush=True)
+    sys.stdin.readline()
 iid = interpreters.create()
 threading.Thread(target=run_in_subinterpreter, args=(iid,), daemon=True).start()
 main_park()

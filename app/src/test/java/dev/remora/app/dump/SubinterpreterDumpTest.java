@@ -1,9 +1,14 @@
 package dev.remora.app.dump;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.remora.adapters.procmem.ProcfsProcessImage;
+import dev.remora.adapters.vmreadv.VmReadvMemory;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import dev.remora.domain.walk.PythonProcess;
+import dev.remora.domain.walk.SnapshotOptions;
+import dev.remora.ports.RemoteMemory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -38,6 +43,35 @@ class SubinterpreterDumpTest {
                 JsonNode thread = sub.get("threads").get(0);
                 assertThat(DumpJson.frames(thread)).extracting(f -> f.function() + "@" + f.line())
                         .containsExactly("sub_park@5", "<module>@6");
+            } finally {
+                target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("interpreters")
+    void aSubinterpreterCreatedWhileWalksGoOnIsWalkedSoonAfter(TargetInterpreter python) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-sub-")) {
+            String script = dir.copyResource("targets/subinterpreter.py");
+            Process target = new ProcessBuilder(python.scriptCommand(script, List.of("later"))).redirectErrorStream(true).start();
+            try (RemoteMemory memory = VmReadvMemory.open((int) target.pid())) {
+                BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
+                assertThat(out.readLine()).isEqualTo("MAIN");
+                PythonProcess process = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), memory);
+                SnapshotOptions all = new SnapshotOptions(true, false, true, false, false);
+                // Back-to-back walks of a lone interpreter: the ones that reuse its address.
+                for (int i = 0; i < 2000; i++) {
+                    assertThat(process.snapshot(all).interpreters()).hasSize(1);
+                }
+                target.getOutputStream().write('\n');
+                target.getOutputStream().flush();
+                assertThat(out.readLine()).isEqualTo("READY");
+                long giveUp = System.nanoTime() + 10_000_000_000L;
+                while (process.snapshot(all).interpreters().size() == 1) {
+                    assertThat(System.nanoTime()).as("a walk met the new interpreter").isLessThan(giveUp);
+                }
+                assertThat(process.snapshot(all).interpreters()).hasSize(2);
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }

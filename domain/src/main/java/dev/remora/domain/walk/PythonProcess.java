@@ -43,6 +43,7 @@ public final class PythonProcess {
     private final Map<Long, CodeObjects> codesByInterpreter = new HashMap<>();
     private final FrameCaches frameCaches = new FrameCaches();
     private final ChainGuard interpreterGuard = new ChainGuard(MAX_INTERPRETERS, 0);
+    private final InterpreterListHead interpreterList;
     private final ChainGuard threadGuard = new ChainGuard(MAX_THREADS, 0);
     /** The thread states of the interpreter being walked. */
     private long[] threads = new long[64];
@@ -64,6 +65,7 @@ public final class PythonProcess {
         this.runtime = runtime;
         this.offsets = runtime.offsets();
         this.reader = new SnapshotReader(memory);
+        this.interpreterList = new InterpreterListHead(runtime.address() + offsets.runtime().interpretersHead());
         this.objects = new ObjectReader(reader, offsets);
         this.statusReader = new ThreadStatusReader(offsets, image);
         this.walker = new FrameWalker(reader, offsets);
@@ -175,19 +177,22 @@ public final class PythonProcess {
         reader.reset();
         frameCaches.beginWalk();
         try {
-            long head = reader.readLong(runtime.address() + offsets.runtime().interpretersHead());
+            long head = interpreterList.forWalk(reader, System.nanoTime());
             if (head == 0) {
                 throw new InspectionException.Unreadable(
                         "process %d has no Python interpreter (not started yet, or shutting down)".formatted(image.pid()));
             }
             ChainGuard guard = interpreterGuard.restart(MAX_INTERPRETERS, head);
+            int interpreters = 0;
             for (long interp = head; interp != 0; ) {
                 long next = interpreter(interp, options, visitor);
+                interpreters++;
                 if (next != 0 && !guard.step(next)) {
                     throw corruptList("interpreter", guard);
                 }
                 interp = next;
             }
+            interpreterList.walked(head, interpreters);
         } catch (MemoryAccessException e) {
             throw Failures.from(e, image.pid());
         }
