@@ -45,8 +45,7 @@ public final class CpythonBench implements BenchSide {
     @Override
     public void measure(long nanos) throws IOException {
         requests.println(String.format(Locale.ROOT, "%.6f", nanos / 1e9));
-        Matcher m = SLICE.matcher(answer(SLICE));
-        m.matches();
+        Matcher m = answer(SLICE);
         total = total.plus(new BenchResult("cpython", Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
                 Long.parseLong(m.group(3)), Math.round(Double.parseDouble(m.group(4)) * 1e9),
                 Math.round(Double.parseDouble(m.group(5)) * 1e9), Map.of()));
@@ -57,13 +56,14 @@ public final class CpythonBench implements BenchSide {
         return total;
     }
 
-    /** The helper's next answer; when it ends instead, its last line of output (its error) as the failure. */
-    private String answer(Pattern expected) throws IOException {
+    /** The helper's next answer, matched; when it ends instead, its last line of output (its error) as the failure. */
+    private Matcher answer(Pattern expected) throws IOException {
         String line;
         String last = null;
         while ((line = answers.readLine()) != null) {
-            if (expected.matcher(line).matches()) {
-                return line;
+            Matcher m = expected.matcher(line);
+            if (m.matches()) {
+                return m;
             }
             last = line;
         }
