@@ -1,45 +1,55 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.ports.MemoryAccessException;
 
 /**
  * The head of the runtime's interpreter list, which a walk starts from. While the process has one
- * interpreter it is read at most once a millisecond: a lone interpreter is the main one, which lives
- * as long as the runtime, so reusing its address is safe, and a subinterpreter created meanwhile is
- * only seen up to a millisecond late, as a thread started between two samples would be. With more
- * than one interpreter, any of which may go away, the head is read on every walk.
+ * interpreter, walks reuse its address and the head is read again only once a millisecond, after a
+ * walk and apart from its batch: a lone interpreter is the main one, which lives as long as the
+ * runtime, so reusing its address is safe, and a subinterpreter created meanwhile is only seen up to
+ * a millisecond late, as a thread started between two samples would be. With more than one
+ * interpreter, any of which may go away, every walk reads the head.
  */
 final class InterpreterListHead {
 
     static final long TRUST_NANOS = 1_000_000;
 
-    private final long field;
+    private final long[] field = new long[1];
+    private final int[] length = {8};
+    private final int[] offset = {0};
+    private final byte[] bytes = new byte[8];
     private long lone;
     private long readAt;
-    private boolean readThisWalk;
 
     /** @param field where the runtime keeps the list's head */
     InterpreterListHead(long field) {
-        this.field = field;
+        this.field[0] = field;
     }
 
-    /** The head for a walk starting at {@code now} (a {@link System#nanoTime()} reading). */
-    long forWalk(SnapshotReader reader, long now) throws MemoryAccessException {
-        readThisWalk = lone == 0 || now - readAt >= TRUST_NANOS;
-        if (!readThisWalk) {
-            return lone;
-        }
-        readAt = now;
-        return reader.readLong(field);
+    /** The head to start a walk from. */
+    long forWalk(SnapshotReader reader) throws MemoryAccessException {
+        return lone != 0 ? lone : reader.readLong(field[0]);
     }
 
-    /** After a walk from {@code head} met {@code interpreters} interpreters in the list. */
-    void walked(long head, int interpreters) {
+    /**
+     * After a walk from {@code head} met {@code interpreters} interpreters in the list, at {@code now}
+     * (a {@link System#nanoTime()} reading): keeps or drops the lone interpreter's address.
+     */
+    void walked(SnapshotReader reader, long head, int interpreters, long now) {
         if (interpreters != 1) {
             lone = 0;
-        } else if (readThisWalk) {
+        } else if (lone == 0) {
             lone = head;
+            readAt = now;
+        } else if (now - readAt >= TRUST_NANOS) {
+            // Read on its own, after the walk: a range outside the batch would cost the walk its checks.
+            boolean read = reader.readTogether(field, length, bytes, offset, 1) == 1;
+            if (!read || Bytes.getLong(bytes, 0) != lone) {
+                lone = 0;
+            }
+            readAt = now;
         }
     }
 }

@@ -177,7 +177,7 @@ public final class PythonProcess {
         reader.reset();
         frameCaches.beginWalk();
         try {
-            long head = interpreterList.forWalk(reader, System.nanoTime());
+            long head = interpreterList.forWalk(reader);
             if (head == 0) {
                 throw new InspectionException.Unreadable(
                         "process %d has no Python interpreter (not started yet, or shutting down)".formatted(image.pid()));
@@ -192,7 +192,7 @@ public final class PythonProcess {
                 }
                 interp = next;
             }
-            interpreterList.walked(head, interpreters);
+            interpreterList.walked(reader, head, interpreters, System.nanoTime());
         } catch (MemoryAccessException e) {
             throw Failures.from(e, image.pid());
         }
