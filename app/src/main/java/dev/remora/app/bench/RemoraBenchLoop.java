@@ -119,6 +119,7 @@ public final class RemoraBenchLoop implements BenchSide {
         stats.put("check_reads", after.checkReads() - before.checkReads());
         stats.put("marker_walks", after.markerWalks() - before.markerWalks());
         stats.put("frames_below_marker", after.framesBelowMarker() - before.framesBelowMarker());
+        stats.put("marker_writes", after.markerWrites() - before.markerWrites());
         stats.put("incomplete_stacks", builder.incompleteStacks());
         return stats;
     }

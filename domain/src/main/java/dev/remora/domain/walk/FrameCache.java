@@ -78,7 +78,7 @@ final class FrameCache {
     /** Forgets that the marker was proven on the chain: the next walk reads the whole stack and proves it again. */
     void distrustMarker() {
         if (chain != null) {
-            chain.drop();
+            chain.distrust();
         }
     }
 

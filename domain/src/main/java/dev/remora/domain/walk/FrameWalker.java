@@ -53,6 +53,7 @@ final class FrameWalker {
     private boolean markers;
     private long markerWalks;
     private long framesBelowMarker;
+    private long markerWrites;
 
     FrameWalker(SnapshotReader reader, DebugOffsets offsets) {
         this.reader = reader;
@@ -87,6 +88,10 @@ final class FrameWalker {
 
     long framesBelowMarker() {
         return framesBelowMarker;
+    }
+
+    long markerWrites() {
+        return markerWrites;
     }
 
     /** From now on, keep the thread's frame marker on walked stacks and reuse what lies below it. */
@@ -218,16 +223,26 @@ final class FrameWalker {
         if (chain == null) {
             return check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, false);
         }
+        chain.markerSeen(marker);
         long executable = walked.executable(0);
         boolean stayed = firstOnThreadStack && chain.stayedOn(first, executable);
+        long markerField = tstate + markerOffset;
         if (tailAt >= 0) {
             // The marker was proven on the chain before and has not moved since: its frame was not popped.
-            boolean holds = check.holds(reader, walked, currentFrameField, first, tstate + markerOffset, marker, true, false);
+            boolean holds = check.holds(reader, walked, currentFrameField, first, markerField, marker, true, false);
             if (holds && walked.frames() <= MARKER_MOVE_AFTER) {
                 chain.rewriteFrom(tailAt, walked, true);
-                // A current frame that stays above the marker takes it: later walks then read it alone.
-                if (stayed && walked.frames() > 1 && !(freshlyProven(currentFrameField, first) && markFirst(tstate, first))) {
-                    chain.drop();
+                // A current frame that stays above the marker takes it: later walks then read it alone. The
+                // read before the write sees the marker still in place, so the frames below it still stand.
+                if (stayed && walked.frames() > 1) {
+                    boolean stillThere = check.holds(reader, walked, currentFrameField, first, markerField, marker, true, true);
+                    // Unwritten, the marker still stands where the chain has it; written, it may sit on a frame
+                    // popped just before the write, unless it is seen there afterwards.
+                    boolean moved = stillThere && markFirst(tstate, first);
+                    chain.moveEnded(moved, first);
+                    if (stillThere && !moved) {
+                        chain.drop();
+                    }
                 }
             } else {
                 // Far above the marker now (or changed): walk whole once more and move the marker up.
@@ -237,21 +252,28 @@ final class FrameWalker {
             return holds;
         }
         chain.drop();
-        if (!firstOnThreadStack || walked.frames() < MARKER_MOVE_AFTER && !stayed) {
+        boolean deep = walked.frames() >= MARKER_MOVE_AFTER;
+        if (!firstOnThreadStack || !deep && !stayed) {
             boolean holds = check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, false);
             chain.provenOn(holds ? first : 0, executable);
             return holds;
         }
         boolean holds;
         if (first == marker) {
-            holds = check.holds(reader, walked, currentFrameField, first, tstate + markerOffset, first, false, false);
+            holds = check.holds(reader, walked, currentFrameField, first, markerField, first, false, false);
             if (holds) {
                 chain.rewriteFrom(0, walked, true);
             }
         } else {
             holds = freshlyProven(currentFrameField, first);
-            if (holds && markFirst(tstate, first)) {
-                chain.rewriteFrom(0, walked, true);
+            if (holds) {
+                boolean moved = markFirst(tstate, first);
+                if (moved) {
+                    chain.rewriteFrom(0, walked, true);
+                }
+                if (!deep) {
+                    chain.moveEnded(moved, first);
+                }
             }
         }
         chain.provenOn(holds ? first : 0, executable);
@@ -271,6 +293,7 @@ final class FrameWalker {
 
     private boolean moveMarker(long tstate, long frameAddress) {
         Bytes.putLong(markerBytes, 0, frameAddress);
+        markerWrites++;
         try {
             reader.memory().write(tstate + markerOffset, markerBytes, 0, 8);
             return true;

@@ -6,15 +6,17 @@ import dev.remora.ports.MemoryAccessException;
 
 /**
  * The head of the runtime's interpreter list, which a walk starts from. While the process has one
- * interpreter, walks reuse its address and the head is read again only once a millisecond, after a
- * walk and apart from its batch: a lone interpreter is the main one, which lives as long as the
- * runtime, so reusing its address is safe, and a subinterpreter created meanwhile is only seen up to
- * a millisecond late, as a thread started between two samples would be. With more than one
- * interpreter, any of which may go away, every walk reads the head.
+ * interpreter, walks reuse its address and the head is read again after a walk, apart from its batch,
+ * once a millisecond and {@value #TRUST_WALKS} walks have passed (a read of its own costs about three
+ * ranges of a batch, so slow samplers read it every few walks rather than every walk). A lone
+ * interpreter is the main one, which lives as long as the runtime, so reusing its address is safe; a
+ * subinterpreter created meanwhile is seen that much later, as a thread started between two samples
+ * would be. With more than one interpreter, any of which may go away, every walk reads the head.
  */
 final class InterpreterListHead {
 
     static final long TRUST_NANOS = 1_000_000;
+    static final int TRUST_WALKS = 4;
 
     private final long[] field = new long[1];
     private final int[] length = {8};
@@ -22,6 +24,7 @@ final class InterpreterListHead {
     private final byte[] bytes = new byte[8];
     private long lone;
     private long readAt;
+    private int walksSinceRead;
 
     /** @param field where the runtime keeps the list's head */
     InterpreterListHead(long field) {
@@ -43,13 +46,20 @@ final class InterpreterListHead {
         } else if (lone == 0) {
             lone = head;
             readAt = now;
-        } else if (now - readAt >= TRUST_NANOS) {
+            walksSinceRead = 0;
+        } else if (++walksSinceRead >= TRUST_WALKS && now - readAt >= TRUST_NANOS) {
             // Read on its own, after the walk: a range outside the batch would cost the walk its checks.
             boolean read = reader.readTogether(field, length, bytes, offset, 1) == 1;
             if (!read || Bytes.getLong(bytes, 0) != lone) {
                 lone = 0;
             }
             readAt = now;
+            walksSinceRead = 0;
         }
+    }
+
+    /** A walk failed: the next one reads the head, in case the interpreter it trusted is going away. */
+    void forget() {
+        lone = 0;
     }
 }

@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class MarkedChain {
 
     private static final AtomicLong NEXT_TAIL_ID = new AtomicLong(1);
+    private static final int MAX_STAYS_NEEDED = 1024;
+    private static final int WALKS_TO_PAY = 8;
 
     private long[] address = new long[64];
     private long[] previous = new long[64];
@@ -34,6 +36,18 @@ final class MarkedChain {
     /** The current frame of this thread's last walk (0 if it was not proven), and its code. */
     private long lastFirst;
     private long lastFirstExecutable;
+    /** Proven walks in a row, before the last, that began where it began. */
+    private int stays;
+    /**
+     * Walks in a row a shallow stack's current frame must begin before the marker moves onto it. A
+     * loop calling a short function meets a new call at the same address every walk, which looks
+     * like a frame that stays: each move the next walk finds undone doubles the wait.
+     */
+    private int staysNeeded = 1;
+    /** The frame the marker last moved onto because it stayed, until walks tell whether the move paid. */
+    private long movedOnto;
+    /** Walks since that move that found the marker still on that frame. */
+    private int walksOnMove;
 
     boolean anchored() {
         return anchored;
@@ -43,15 +57,51 @@ final class MarkedChain {
         anchored = false;
     }
 
-    /** Whether the last walk was proven and began at this same frame, running the same code. */
+    /** Another writer may have moved the marker: prove it afresh, and judge no move of ours by where it is now. */
+    void distrust() {
+        anchored = false;
+        movedOnto = 0;
+        lastFirst = 0;
+    }
+
+    /** Whether the last walks were proven and began at this same frame, running the same code, often enough. */
     boolean stayedOn(long first, long executable) {
-        return first != 0 && first == lastFirst && executable == lastFirstExecutable;
+        return first != 0 && first == lastFirst && executable == lastFirstExecutable && stays + 1 >= staysNeeded;
     }
 
     /** Remembers where a walk began; 0 when it was not proven. */
     void provenOn(long first, long executable) {
+        stays = first != 0 && first == lastFirst && executable == lastFirstExecutable ? stays + 1 : 0;
         lastFirst = first;
         lastFirstExecutable = executable;
+    }
+
+    /** How a move of the marker onto a frame that stayed ended: a failed one counts as undone. */
+    void moveEnded(boolean moved, long frame) {
+        if (moved) {
+            movedOnto = frame;
+            walksOnMove = 0;
+        } else {
+            staysNeeded = Math.min(staysNeeded * 2, MAX_STAYS_NEEDED);
+        }
+    }
+
+    /**
+     * The marker a walk found in the thread state. A move costs about as much as the reads of a few
+     * walks it spares: it paid when the marker stayed on the frame for {@value #WALKS_TO_PAY} walks,
+     * and it was undone too soon when the frame was popped before.
+     */
+    void markerSeen(long marker) {
+        if (movedOnto == 0) {
+            return;
+        }
+        if (marker != movedOnto) {
+            staysNeeded = Math.min(staysNeeded * 2, MAX_STAYS_NEEDED);
+            movedOnto = 0;
+        } else if (++walksOnMove >= WALKS_TO_PAY) {
+            staysNeeded = 1;
+            movedOnto = 0;
+        }
     }
 
     /**

@@ -137,7 +137,7 @@ public final class PythonProcess {
         frameMisses += frameCaches.misses();
         return new WalkStats(walks, codeHits, codeMisses, frameHits, frameMisses, reader.remoteReads(),
                 reader.remoteBytes(), reader.batches(), walker.checksFromBatch(), walker.checkReads(), walker.markerWalks(),
-                walker.framesBelowMarker());
+                walker.framesBelowMarker(), walker.markerWrites());
     }
 
     /** A consistent snapshot: walks again (a few times) when the running target changed under a walk. */
@@ -194,7 +194,11 @@ public final class PythonProcess {
             }
             interpreterList.walked(reader, head, interpreters, System.nanoTime());
         } catch (MemoryAccessException e) {
+            interpreterList.forget();
             throw Failures.from(e, image.pid());
+        } catch (InspectionException e) {
+            interpreterList.forget();
+            throw e;
         }
         frameCaches.endWalk();
     }

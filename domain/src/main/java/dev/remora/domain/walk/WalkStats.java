@@ -8,7 +8,9 @@ package dev.remora.domain.walk;
  * @param checkReads stack checks that needed a remote read of their own
  * @param markerWalks walks that reused the frames below a frame marker
  * @param framesBelowMarker frames those walks reused without reading them
+ * @param markerWrites writes of a thread's frame marker into the target
  */
 public record WalkStats(long snapshots, long codeObjectHits, long codeObjectMisses, long frameCacheHits,
                         long frameCacheMisses, long remoteReads, long remoteBytes, long batchedReads,
-                        long checksFromBatch, long checkReads, long markerWalks, long framesBelowMarker) {}
+                        long checksFromBatch, long checkReads, long markerWalks, long framesBelowMarker,
+                        long markerWrites) {}
