@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /** Prints benchmark results for people or as one JSON document. */
 public final class BenchReport {
@@ -28,7 +29,9 @@ public final class BenchReport {
                 "work rate/s", "sample rate/s", "success");
         row(ours, out);
         cpython.ifPresent(c -> row(c, out));
-        cpython.ifPresent(c -> out.printf(Locale.ROOT, "%nWork rate, remora / CPython: %.2fx%n", ours.workRate() / c.workRate()));
+        cpython.ifPresent(c -> out.println(ratio(ours, c).isPresent()
+                ? String.format(Locale.ROOT, "%nWork rate, remora / CPython: %.2fx", ratio(ours, c).getAsDouble())
+                : String.format("%nWork rate, remora / CPython: not measured (an unwinder made no calls)")));
         out.println();
         out.println("remora's caches and reads:");
         ours.stats().forEach((k, v) -> out.printf(Locale.ROOT, "  %-26s %,d%n", k, v));
@@ -44,10 +47,17 @@ public final class BenchReport {
         cpython.ifPresent(c -> {
             b.append(", \"cpython\": {");
             fields(c, b);
-            b.append(String.format(Locale.ROOT, "}, \"ratio\": %.4f", ours.workRate() / c.workRate()));
+            OptionalDouble ratio = ratio(ours, c);
+            b.append(ratio.isPresent() ? String.format(Locale.ROOT, "}, \"ratio\": %.4f", ratio.getAsDouble()) : "}, \"ratio\": null");
         });
         out.println(b.append('}'));
         out.flush();
+    }
+
+    /** Remora's work rate over CPython's, when both made calls. */
+    private static OptionalDouble ratio(BenchResult ours, BenchResult cpython) {
+        return ours.workRate() > 0 && cpython.workRate() > 0
+                ? OptionalDouble.of(ours.workRate() / cpython.workRate()) : OptionalDouble.empty();
     }
 
     private static void fields(BenchResult r, StringBuilder b) {

@@ -21,6 +21,8 @@ public final class CpythonBench implements BenchSide {
     private static final Pattern READY = Pattern.compile("\\{\"ready\": true}");
     private static final Pattern SLICE = Pattern.compile(
             "\\{\"calls\": (\\d+), \"samples\": (\\d+), \"failures\": (\\d+), \"work_seconds\": ([0-9.e+-]+), \"wall_seconds\": ([0-9.e+-]+)}");
+    /** How long past its slice the helper may take to answer before it is taken for hung. */
+    private static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     private final Process process;
     private final BufferedReader answers;
@@ -33,19 +35,31 @@ public final class CpythonBench implements BenchSide {
         this.requests = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
     }
 
-    /** Starts the helper and waits until its unwinder is attached to the target. */
-    public static CpythonBench start(Path python, long pid, ThreadScope scope, BenchApi api) throws IOException {
+    /**
+     * Starts the helper and waits until its unwinder is attached to the target.
+     *
+     * @param freshEachSlice give each slice a new unwinder: another profiler moves the frame markers
+     *     its cache relies on between slices
+     */
+    public static CpythonBench start(Path python, long pid, ThreadScope scope, BenchApi api, boolean freshEachSlice)
+            throws IOException {
         Process p = new ProcessBuilder(python.toString(), "-c", Workload.resource("bench/cpython_unwinder.py"),
-                Long.toString(pid), scope.name(), api.cpythonMethod()).redirectErrorStream(true).start();
+                Long.toString(pid), scope.name(), api.cpythonMethod(), freshEachSlice ? "fresh" : "kept")
+                .redirectErrorStream(true).start();
         CpythonBench bench = new CpythonBench(p);
-        bench.answer(READY);
+        try {
+            bench.answer(READY, 0);
+        } catch (IOException | RuntimeException e) {
+            bench.close();
+            throw e;
+        }
         return bench;
     }
 
     @Override
     public void measure(long nanos) throws IOException {
         requests.println(String.format(Locale.ROOT, "%.6f", nanos / 1e9));
-        Matcher m = answer(SLICE);
+        Matcher m = answer(SLICE, nanos);
         total = total.plus(new BenchResult("cpython", Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
                 Long.parseLong(m.group(3)), Math.round(Double.parseDouble(m.group(4)) * 1e9),
                 Math.round(Double.parseDouble(m.group(5)) * 1e9), Map.of()));
@@ -56,25 +70,48 @@ public final class CpythonBench implements BenchSide {
         return total;
     }
 
-    /** The helper's next answer, matched; when it ends instead, its last line of output (its error) as the failure. */
-    private Matcher answer(Pattern expected) throws IOException {
-        String line;
-        String last = null;
-        while ((line = answers.readLine()) != null) {
-            Matcher m = expected.matcher(line);
-            if (m.matches()) {
-                return m;
+    /**
+     * The helper's next answer, matched. When it ends instead, its last line of output (its error)
+     * is the failure; when it stays silent past the slice and a grace period, it is stopped.
+     */
+    private Matcher answer(Pattern expected, long sliceNanos) throws IOException {
+        Thread watchdog = Thread.ofVirtual().start(() -> {
+            try {
+                TimeUnit.NANOSECONDS.sleep(sliceNanos + GRACE_NANOS);
+                process.destroyForcibly();
+            } catch (InterruptedException answered) {
+                // The answer came in time.
             }
-            last = line;
+        });
+        try {
+            String line;
+            String last = null;
+            while ((line = answers.readLine()) != null) {
+                Matcher m = expected.matcher(line);
+                if (m.matches()) {
+                    return m;
+                }
+                last = line;
+            }
+            throw new IOException("CPython's unwinder failed: " + (last == null ? "no output" : last));
+        } finally {
+            watchdog.interrupt();
         }
-        throw new IOException("CPython's unwinder failed: " + (last == null ? "no output" : last));
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         requests.close();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+            answers.close();
+        } catch (InterruptedException e) {
             process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        } catch (IOException ignored) {
+            // The helper is gone either way.
         }
     }
 }

@@ -139,7 +139,7 @@ public final class BenchCommand implements Callable<Integer> {
             if (reference.isEmpty()) {
                 remora.measure(nanos);
             } else {
-                try (CpythonBench other = CpythonBench.start(reference.get(), process.pid(), threads, api)) {
+                try (CpythonBench other = CpythonBench.start(reference.get(), process.pid(), threads, api, frameMarker)) {
                     interleave(remora, other, rounds, nanos / rounds);
                     theirs = Optional.of(other.result());
                 }
