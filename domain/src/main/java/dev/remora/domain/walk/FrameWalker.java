@@ -25,9 +25,9 @@ final class FrameWalker {
     /**
      * Frames a walk reads above the marker before it moves the marker to the current frame: moving
      * it costs a write and a check of its own, which a deep stack repays at once. Otherwise the marker
-     * moves to a current frame that stayed for two proven walks: the reads it then spares (second
-     * copies, frames between it and the old marker, entry frames on the C stack) repay the move
-     * within a few samples.
+     * moves to a current frame that stayed for two proven walks in a row (more after moves that did
+     * not pay, see {@link MarkedChain#stayedOn}): the reads it then spares (second copies, frames
+     * between it and the old marker, entry frames on the C stack) repay the move within a few samples.
      */
     static final int MARKER_MOVE_AFTER = 16;
     /**
