@@ -30,7 +30,8 @@ public final class RemoraBenchLoop implements BenchSide {
     private final PythonProcess process;
     private final ProfileBuilder builder;
     private final Call call;
-    private final WalkStats before;
+    private WalkStats before;
+    private long incompleteBefore;
     private final long origin = System.nanoTime();
     private long calls, samples, failures, work, wall, allocated;
 
@@ -41,6 +42,14 @@ public final class RemoraBenchLoop implements BenchSide {
                 process.backendName(), mode, 1, System.currentTimeMillis()));
         this.call = call(process, scope, api);
         this.before = process.stats();
+    }
+
+    @Override
+    public void warmUp(long nanos) {
+        measure(nanos);
+        calls = samples = failures = work = wall = allocated = 0;
+        before = process.stats();
+        incompleteBefore = builder.incompleteStacks();
     }
 
     @Override
@@ -71,7 +80,7 @@ public final class RemoraBenchLoop implements BenchSide {
 
     @Override
     public BenchResult result() {
-        Map<String, Long> stats = stats(before, process.stats(), builder);
+        Map<String, Long> stats = stats(before, process.stats(), builder.incompleteStacks() - incompleteBefore);
         stats.put("allocated_bytes_per_call", calls == 0 ? 0 : allocated / calls);
         return new BenchResult("remora", calls, samples, failures, work, wall, stats);
     }
@@ -106,7 +115,7 @@ public final class RemoraBenchLoop implements BenchSide {
         return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
     }
 
-    private static Map<String, Long> stats(WalkStats before, WalkStats after, ProfileBuilder builder) {
+    private static Map<String, Long> stats(WalkStats before, WalkStats after, long incompleteStacks) {
         Map<String, Long> stats = new LinkedHashMap<>();
         stats.put("code_object_cache_hits", after.codeObjectHits() - before.codeObjectHits());
         stats.put("code_object_cache_misses", after.codeObjectMisses() - before.codeObjectMisses());
@@ -120,7 +129,7 @@ public final class RemoraBenchLoop implements BenchSide {
         stats.put("marker_walks", after.markerWalks() - before.markerWalks());
         stats.put("frames_below_marker", after.framesBelowMarker() - before.framesBelowMarker());
         stats.put("marker_writes", after.markerWrites() - before.markerWrites());
-        stats.put("incomplete_stacks", builder.incompleteStacks());
+        stats.put("incomplete_stacks", incompleteStacks);
         return stats;
     }
 }

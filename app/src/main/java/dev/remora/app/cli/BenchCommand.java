@@ -33,6 +33,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** Compared runs take turns of about this long. */
     private static final double SLICE_SECONDS = 0.5;
+    /** Each unwinder runs this long, uncounted, before it is measured: a sampler's steady state is what counts. */
+    private static final long WARM_UP_NANOS = 500_000_000L;
 
     @Spec
     CommandSpec spec;
@@ -137,9 +139,12 @@ public final class BenchCommand implements Callable<Integer> {
         Optional<BenchResult> theirs = Optional.empty();
         try (RemoraBenchLoop remora = new RemoraBenchLoop(process, threads, api)) {
             if (reference.isEmpty()) {
+                remora.warmUp(WARM_UP_NANOS);
                 remora.measure(nanos);
             } else {
                 try (CpythonBench other = CpythonBench.start(reference.get(), process.pid(), threads, api, frameMarker)) {
+                    remora.warmUp(WARM_UP_NANOS);
+                    other.warmUp(WARM_UP_NANOS);
                     interleave(remora, other, rounds, nanos / rounds);
                     theirs = Optional.of(other.result());
                 }
