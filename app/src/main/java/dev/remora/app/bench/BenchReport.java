@@ -32,6 +32,9 @@ public final class BenchReport {
         cpython.ifPresent(c -> out.println(ratio(ours, c).isPresent()
                 ? String.format(Locale.ROOT, "%nWork rate, remora / CPython: %.2fx", ratio(ours, c).getAsDouble())
                 : String.format("%nWork rate, remora / CPython: not measured (an unwinder made no calls)")));
+        if (cpython.isPresent() && !setup.frameMarker() && setup.api() == BenchApi.stack) {
+            out.println("(CPython's unwinder keeps the target's frame marker; --frame-marker lets Remora do the same)");
+        }
         out.println();
         out.println("remora's caches and reads:");
         ours.stats().forEach((k, v) -> out.printf(Locale.ROOT, "  %-26s %,d%n", k, v));

@@ -119,4 +119,18 @@ class BenchCommandTest {
         assertThat(old.exitCode()).isNotZero();
         assertThat(old.err().strip()).doesNotContain("\n").contains("3.13").doesNotContain("Exception");
     }
+
+    @Test
+    void theTextReportNamesTheTurnsTheRatioAndTheMarker() {
+        RemoraCli run = RemoraCli.run("bench", "--code", "basic", "-d", "1", "--python", launcher(15), "--compare-cpython");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out())
+                .contains("Benchmark basic, api stack, on Python 3.15")
+                .contains("1.0 s per unwinder in 2 turns each")
+                .containsPattern("(?m)^remora +[0-9,]+ ")
+                .containsPattern("(?m)^cpython +[0-9,]+ ")
+                .containsPattern("Work rate, remora / CPython: [0-9]+\\.[0-9]{2}x")
+                .contains("--frame-marker lets Remora do the same")
+                .contains("checks_from_batch");
+    }
 }
