@@ -13,9 +13,16 @@ import java.util.Arrays;
  */
 final class FrameCache {
 
-    /** One walk's frames. */
+    /**
+     * One walk's frames, in the order the walk met them. An unchanged stack meets them in the same
+     * order again, so a lookup tries the same position first and builds the address index only when
+     * the stack moved.
+     */
     private static final class Generation {
         final LongIntMap slotByAddress = new LongIntMap(64);
+        /** Whether {@link #slotByAddress} holds every frame added so far. */
+        boolean indexed;
+        long[] address = new long[64];
         long[] executable = new long[64];
         long[] instrPtr = new long[64];
         long[] epoch = new long[64];
@@ -23,23 +30,45 @@ final class FrameCache {
         int size;
 
         void clear() {
-            slotByAddress.clear();
+            if (indexed) {
+                slotByAddress.clear();
+                indexed = false;
+            }
             Arrays.fill(frame, 0, size, null);
             size = 0;
         }
 
-        void add(long address, long exec, long instr, long codeEpoch, FrameInfo info) {
+        /** Where this generation holds the frame at that address, trying {@code position} first; ABSENT if nowhere. */
+        int slotOf(long frameAddress, int position) {
+            if (position < size && address[position] == frameAddress) {
+                return position;
+            }
+            if (!indexed) {
+                for (int i = 0; i < size; i++) {
+                    slotByAddress.put(address[i], i);
+                }
+                indexed = true;
+            }
+            return slotByAddress.get(frameAddress);
+        }
+
+        void add(long frameAddress, long exec, long instr, long codeEpoch, FrameInfo info) {
             if (size == frame.length) {
+                address = Arrays.copyOf(address, size * 2);
                 executable = Arrays.copyOf(executable, size * 2);
                 instrPtr = Arrays.copyOf(instrPtr, size * 2);
                 epoch = Arrays.copyOf(epoch, size * 2);
                 frame = Arrays.copyOf(frame, size * 2);
             }
+            address[size] = frameAddress;
             executable[size] = exec;
             instrPtr[size] = instr;
             epoch[size] = codeEpoch;
             frame[size] = info;
-            slotByAddress.put(address, size++);
+            if (indexed) {
+                slotByAddress.put(frameAddress, size);
+            }
+            size++;
         }
     }
 
@@ -51,7 +80,7 @@ final class FrameCache {
 
     /** @param codeEpoch the code-object cache's {@link CodeObjects#epoch()}: frames of older epochs are stale */
     FrameInfo lookup(long frameAddress, long executable, long instrPtr, long codeEpoch) {
-        int slot = previous.slotByAddress.get(frameAddress);
+        int slot = previous.slotOf(frameAddress, current.size);
         if (slot != LongIntMap.ABSENT && previous.executable[slot] == executable && previous.instrPtr[slot] == instrPtr
                 && previous.epoch[slot] == codeEpoch) {
             hits++;
