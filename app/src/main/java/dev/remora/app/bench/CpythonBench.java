@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -60,9 +61,13 @@ public final class CpythonBench implements BenchSide {
     public void measure(long nanos) throws IOException {
         requests.println(String.format(Locale.ROOT, "%.6f", nanos / 1e9));
         Matcher m = answer(SLICE, nanos);
-        total = total.plus(new BenchResult("cpython", Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
-                Long.parseLong(m.group(3)), Math.round(Double.parseDouble(m.group(4)) * 1e9),
-                Math.round(Double.parseDouble(m.group(5)) * 1e9), Map.of()));
+        try {
+            total = total.plus(new BenchResult("cpython", Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
+                    Long.parseLong(m.group(3)), Math.round(Double.parseDouble(m.group(4)) * 1e9),
+                    Math.round(Double.parseDouble(m.group(5)) * 1e9), Map.of()));
+        } catch (NumberFormatException e) {
+            throw new IOException("unexpected answer from CPython's unwinder: " + m.group());
+        }
     }
 
     @Override
@@ -81,9 +86,11 @@ public final class CpythonBench implements BenchSide {
      * is the failure; when it stays silent past the slice and a grace period, it is stopped.
      */
     private Matcher answer(Pattern expected, long sliceNanos) throws IOException {
+        AtomicBoolean silent = new AtomicBoolean();
         Thread watchdog = Thread.ofVirtual().start(() -> {
             try {
                 TimeUnit.NANOSECONDS.sleep(sliceNanos + GRACE_NANOS);
+                silent.set(true);
                 process.destroyForcibly();
             } catch (InterruptedException answered) {
                 // The answer came in time.
@@ -98,6 +105,10 @@ public final class CpythonBench implements BenchSide {
                     return m;
                 }
                 last = line;
+            }
+            if (silent.get()) {
+                throw new IOException("CPython's unwinder gave no answer within %d s and was stopped"
+                        .formatted(TimeUnit.NANOSECONDS.toSeconds(sliceNanos + GRACE_NANOS)));
             }
             throw new IOException("CPython's unwinder failed: " + (last == null ? "no output" : last));
         } finally {

@@ -271,9 +271,7 @@ final class FrameWalker {
                 if (moved) {
                     chain.rewriteFrom(0, walked, true);
                 }
-                if (!deep) {
-                    chain.moveEnded(moved, first);
-                }
+                chain.moveEnded(moved, first);
             }
         }
         chain.provenOn(holds ? first : 0, executable);

@@ -36,7 +36,7 @@ final class MarkedChain {
     /** The current frame of this thread's last walk (0 if it was not proven), and its code. */
     private long lastFirst;
     private long lastFirstExecutable;
-    /** Proven walks in a row, before the last, that began where it began. */
+    /** Proven walks in a row, before the last and since the last move, that began where it began. */
     private int stays;
     /**
      * Walks in a row a shallow stack's current frame must begin before the marker moves onto it. A
@@ -76,12 +76,17 @@ final class MarkedChain {
         lastFirstExecutable = executable;
     }
 
-    /** How a move of the marker onto a frame that stayed ended: a failed one counts as undone. */
+    /**
+     * How a move of the marker onto the current frame ended: a failed one counts as undone. Stays
+     * are counted afresh from here, so that the wait grows with each undone move.
+     */
     void moveEnded(boolean moved, long frame) {
+        stays = 0;
         if (moved) {
             movedOnto = frame;
             walksOnMove = 0;
         } else {
+            movedOnto = 0;
             staysNeeded = Math.min(staysNeeded * 2, MAX_STAYS_NEEDED);
         }
     }
