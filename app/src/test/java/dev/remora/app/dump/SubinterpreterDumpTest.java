@@ -67,10 +67,12 @@ class SubinterpreterDumpTest {
                 target.getOutputStream().write('\n');
                 target.getOutputStream().flush();
                 assertThat(out.readLine()).isEqualTo("READY");
-                long giveUp = System.nanoTime() + 10_000_000_000L;
-                while (process.snapshot(all).interpreters().size() == 1) {
-                    assertThat(System.nanoTime()).as("a walk met the new interpreter").isLessThan(giveUp);
+                // The head is re-read once a millisecond and four walks have passed: a million walks take far longer.
+                int seen = 1;
+                for (int i = 0; i < 1_000_000 && seen == 1; i++) {
+                    seen = process.snapshot(all).interpreters().size();
                 }
+                assertThat(seen).as("interpreters a walk met after the new one started").isEqualTo(2);
                 assertThat(process.snapshot(all).interpreters()).hasSize(2);
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
