@@ -83,7 +83,7 @@ final class CoroutineChain {
         if (owner != layout.generatorFrameOwner()) {
             throw new InconsistentGraph("coroutine at 0x%x does not own its frame (owner %d)".formatted(address, owner));
         }
-        long executable = layout.untagExecutable(Bytes.getLong(buffer, iframe + frame.executable()));
+        long executable = layout.untagStackRef(Bytes.getLong(buffer, iframe + frame.executable()));
         if (executable == 0) {
             return 0;
         }

@@ -102,7 +102,8 @@ final class GraphReading {
             throw new InconsistentGraph("running task 0x%x finished while it was read".formatted(runningTask));
         }
         Set<Long> shown = new HashSet<>(List.of(runningTask));
-        Deque<Long> pending = new ArrayDeque<>(tasks.waiters(view));
+        Deque<Long> pending = new ArrayDeque<>();
+        waitersOf(out.getFirst(), pending);
         while (!pending.isEmpty()) {
             long waiter = pending.removeFirst();
             if (!shown.add(waiter)) {
@@ -117,11 +118,18 @@ final class GraphReading {
                 Optional<AsyncTask> described = describeUnlessTornDown(thread.interpreter(), waiting);
                 if (described.isPresent()) {
                     out.add(described.get());
-                    pending.addAll(tasks.waiters(waiting));
+                    waitersOf(described.get(), pending);
                 }
             }
         }
         return out;
+    }
+
+    /** Queues the tasks a described task listed as its awaiters, without reading its waiters again. */
+    private static void waitersOf(AsyncTask task, Deque<Long> pending) {
+        for (Awaiter awaiter : task.awaitedBy()) {
+            pending.addLast(awaiter.taskId());
+        }
     }
 
     private List<AsyncTask> describeAll(long interpreter, List<Long> addresses)

@@ -51,7 +51,7 @@ final class RunningFrames {
             if (owner > layout.maxFrameOwner()) {
                 throw new InconsistentGraph("frame at 0x%x has an invalid owner %d".formatted(address, owner));
             }
-            long executable = layout.untagExecutable(Bytes.getLong(buffer, frame.executable()));
+            long executable = layout.untagStackRef(Bytes.getLong(buffer, frame.executable()));
             if (!layout.isEntryFrameOwner(owner) && executable != 0) {
                 frames.add(context.codes().frame(interpreter, executable, Bytes.getLong(buffer, frame.instrPtr())));
             }

@@ -49,7 +49,7 @@ final class TaskReader {
      * may change at any time; a live task keeps its name and coroutine until it finishes.)
      */
     boolean goneSince(TaskView seen) throws MemoryAccessException {
-        context.reader().memory().read(seen.address(), buffer, 0, buffer.length);
+        context.reader().readApart(seen.address(), buffer, 0, buffer.length);
         TaskView now = decode(seen.address());
         return now.tornDown() || !now.isTask() || now.name() != seen.name() || now.coro() != seen.coro();
     }

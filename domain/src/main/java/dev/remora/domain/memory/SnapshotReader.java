@@ -234,6 +234,16 @@ public final class SnapshotReader {
         return memory.readPrefix(addresses, lengths, dst, dstOffsets, count);
     }
 
+    /**
+     * Reads a range on its own, now, bypassing this snapshot's batch and left out of the next ones
+     * (a range that moves every sample, or one read to see the target as it is after the batch).
+     */
+    public void readApart(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
+        remoteReads++;
+        remoteBytes += length;
+        memory.read(address, dst, offset, length);
+    }
+
     public long readLong(long address) throws MemoryAccessException {
         read(address, scratch, 0, 8);
         return Bytes.getLong(scratch, 0);

@@ -14,8 +14,8 @@ import java.util.OptionalInt;
  *     Python code and are skipped (3.13 FRAME_OWNED_BY_CSTACK=3; 3.14 INTERPRETER=3 and CSTACK=4;
  *     3.15 INTERPRETER=3)
  * @param maxFrameOwner the largest valid owner value; anything above means the frame is garbage
- * @param executableTagBits low bits of {@code f_executable} used as tags (3.14+ stores a
- *     {@code _PyStackRef}); every {@code _PyStackRef} carries the same tag bits ({@code Py_TAG_BITS})
+ * @param stackRefTagBits low bits of a {@code _PyStackRef} used as tags ({@code Py_TAG_BITS}); 3.14+
+ *     also stores {@code f_executable} as one
  * @param compactUnicodeExtra bytes a {@code PyCompactUnicodeObject} adds to a {@code PyASCIIObject}
  *     (utf8_length and utf8), used where the target does not export the compact size (before 3.15)
  * @param generatorFrameOwner {@code FRAME_OWNED_BY_GENERATOR}: the owner of the frame embedded in a
@@ -30,7 +30,7 @@ import java.util.OptionalInt;
  *     named after the instruction they stand for
  */
 public record VersionLayout(DebugOffsetsLayout offsets, int[] entryFrameOwners, int maxFrameOwner,
-                            long executableTagBits, int compactUnicodeExtra, int generatorFrameOwner,
+                            long stackRefTagBits, int compactUnicodeExtra, int generatorFrameOwner,
                             GeneratorStates generatorStates, OptionalInt awaitedStackDepth,
                             DictKeysLayout dictKeys, List<String> opcodeNames) {
 
@@ -80,12 +80,8 @@ public record VersionLayout(DebugOffsetsLayout offsets, int[] entryFrameOwners, 
         return false;
     }
 
-    public long untagExecutable(long pointer) {
-        return pointer & ~executableTagBits;
-    }
-
-    /** The object a {@code _PyStackRef} (a value-stack slot) refers to. */
+    /** The object a {@code _PyStackRef} (a value-stack slot, or 3.14+'s {@code f_executable}) refers to. */
     public long untagStackRef(long ref) {
-        return ref & ~executableTagBits;
+        return ref & ~stackRefTagBits;
     }
 }

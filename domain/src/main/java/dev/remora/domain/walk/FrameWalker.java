@@ -140,7 +140,7 @@ final class FrameWalker {
                 }
                 boolean onThreadStack = layout.isThreadFrameOwner(owner);
                 firstOnThreadStack |= address == first && onThreadStack;
-                long executable = layout.untagExecutable(rawExecutable);
+                long executable = layout.untagStackRef(rawExecutable);
                 if (entryOwner[owner]) {
                     // C code called back into Python here; mark it only between two Python frames.
                     if (options.nativeFrames() && emitted > 0 && previous != 0 && previous != gcFrame) {
@@ -153,7 +153,7 @@ final class FrameWalker {
                     }
                     if (options.opcodes() && emitted == 0) {
                         // Straight from the target: the address moves every sample and must not join the replayed ranges.
-                        reader.memory().read(instrPtr, codeUnit, 0, 2);
+                        reader.readApart(instrPtr, codeUnit, 0, 2);
                         visitor.opcode(layout.opcodeName(Bytes.getUnsignedShort(codeUnit, 0)));
                     }
                     show(resolve(codes, cache, address, executable, instrPtr), visitor);
@@ -231,7 +231,7 @@ final class FrameWalker {
             // The marker was proven on the chain before and has not moved since: its frame was not popped.
             boolean holds = check.holds(reader, walked, currentFrameField, first, markerField, marker, true, false);
             if (holds && walked.frames() <= MARKER_MOVE_AFTER) {
-                chain.rewriteFrom(tailAt, walked, true);
+                chain.rewriteFrom(tailAt, walked);
                 // A current frame that stays above the marker takes it: later walks then read it alone. The
                 // read before the write sees the marker still in place, so the frames below it still stand.
                 if (stayed && walked.frames() > 1) {
@@ -262,14 +262,14 @@ final class FrameWalker {
         if (first == marker) {
             holds = check.holds(reader, walked, currentFrameField, first, markerField, first, false, false);
             if (holds) {
-                chain.rewriteFrom(0, walked, true);
+                chain.rewriteFrom(0, walked);
             }
         } else {
             holds = freshlyProven(currentFrameField, first);
             if (holds) {
                 boolean moved = markFirst(tstate, first);
                 if (moved) {
-                    chain.rewriteFrom(0, walked, true);
+                    chain.rewriteFrom(0, walked);
                 }
                 chain.moveEnded(moved, first);
             }

@@ -18,9 +18,7 @@ final class InterpreterListHead {
     static final long TRUST_NANOS = 1_000_000;
     static final int TRUST_WALKS = 4;
 
-    private final long[] field = new long[1];
-    private final int[] length = {8};
-    private final int[] offset = {0};
+    private final long field;
     private final byte[] bytes = new byte[8];
     private long lone;
     private long readAt;
@@ -28,12 +26,12 @@ final class InterpreterListHead {
 
     /** @param field where the runtime keeps the list's head */
     InterpreterListHead(long field) {
-        this.field[0] = field;
+        this.field = field;
     }
 
     /** The head to start a walk from. */
     long forWalk(SnapshotReader reader) throws MemoryAccessException {
-        return lone != 0 ? lone : reader.readLong(field[0]);
+        return lone != 0 ? lone : reader.readLong(field);
     }
 
     /**
@@ -49,8 +47,12 @@ final class InterpreterListHead {
             walksSinceRead = 0;
         } else if (++walksSinceRead >= TRUST_WALKS && now - readAt >= TRUST_NANOS) {
             // Read on its own, after the walk: a range outside the batch would cost the walk its checks.
-            boolean read = reader.readTogether(field, length, bytes, offset, 1) == 1;
-            if (!read || Bytes.getLong(bytes, 0) != lone) {
+            try {
+                reader.readApart(field, bytes, 0, 8);
+                if (Bytes.getLong(bytes, 0) != lone) {
+                    lone = 0;
+                }
+            } catch (MemoryAccessException e) {
                 lone = 0;
             }
             readAt = now;

@@ -22,7 +22,6 @@ final class MarkedChain {
     private static final int WALKS_TO_PAY = 8;
 
     private long[] address = new long[64];
-    private long[] previous = new long[64];
     private long[] executable = new long[64];
     /** {@code eventEnd[i]}: frames shown for chain frames {@code 0..i} fill {@code events[0 .. eventEnd[i])}. */
     private int[] eventEnd = new int[64];
@@ -122,10 +121,6 @@ final class MarkedChain {
         return -1;
     }
 
-    long previousOf(int position) {
-        return previous[position];
-    }
-
     long executableOf(int position) {
         return executable[position];
     }
@@ -150,10 +145,10 @@ final class MarkedChain {
     }
 
     /**
-     * Replaces the frames from {@code position} up with a walk's, given innermost first, and sets
-     * whether the marker was seen on the chain.
+     * Replaces the frames from {@code position} up with a walk's, given innermost first; the marker
+     * was seen on the chain, which is anchored from now on.
      */
-    void rewriteFrom(int position, WalkedFrames walked, boolean markerOnChain) {
+    void rewriteFrom(int position, WalkedFrames walked) {
         if (position < handedOut) {
             tailId = NEXT_TAIL_ID.getAndIncrement();
             handedOut = 0;
@@ -164,7 +159,6 @@ final class MarkedChain {
         int event = eventsBelow(position);
         for (int j = frames - 1, i = position; j >= 0; j--, i++) {
             address[i] = walked.address(j);
-            previous[i] = walked.previous(j);
             executable[i] = walked.executable(j);
             int shown = walked.eventCount(j);
             ensureEvents(event + shown);
@@ -175,14 +169,13 @@ final class MarkedChain {
         }
         Arrays.fill(events, event, Math.max(event, oldEnd), null);
         size = position + frames;
-        anchored = markerOnChain;
+        anchored = true;
     }
 
     private void ensureFrames(int frames) {
         if (address.length < frames) {
             int capacity = Math.max(frames, address.length * 2);
             address = Arrays.copyOf(address, capacity);
-            previous = Arrays.copyOf(previous, capacity);
             executable = Arrays.copyOf(executable, capacity);
             eventEnd = Arrays.copyOf(eventEnd, capacity);
         }

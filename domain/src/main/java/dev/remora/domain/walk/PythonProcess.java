@@ -17,8 +17,6 @@ import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.ProcessImage;
 import dev.remora.ports.RemoteMemory;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -40,7 +38,7 @@ public final class PythonProcess {
     private final ObjectReader objects;
     private final ThreadStatusReader statusReader;
     private final FrameWalker walker;
-    private final Map<Long, CodeObjects> codesByInterpreter = new HashMap<>();
+    private final CodeObjectsByInterpreter codes;
     private final FrameCaches frameCaches = new FrameCaches();
     private final ChainGuard interpreterGuard = new ChainGuard(MAX_INTERPRETERS, 0);
     private final InterpreterListHead interpreterList;
@@ -48,9 +46,6 @@ public final class PythonProcess {
     /** The thread states of the interpreter being walked. */
     private long[] threads = new long[64];
     private int threadCount;
-    /** The interpreter walked last and its code objects: most processes have only one. */
-    private long lastInterpreter;
-    private CodeObjects lastCodes;
     private final byte[] interpreter;
     private final long interpreterStart;
     private final byte[] tstate;
@@ -69,6 +64,7 @@ public final class PythonProcess {
         this.objects = new ObjectReader(reader, offsets);
         this.statusReader = new ThreadStatusReader(offsets, image);
         this.walker = new FrameWalker(reader, offsets);
+        this.codes = new CodeObjectsByInterpreter(reader, objects, offsets);
         this.interpreterStart = firstInterpreterField(offsets.interpreter());
         this.interpreter = new byte[offsets.interpreter().readLength() - (int) interpreterStart];
         this.tstate = new byte[offsets.thread().readLength()];
@@ -128,14 +124,7 @@ public final class PythonProcess {
     }
 
     public WalkStats stats() {
-        long codeHits = 0, codeMisses = 0, frameHits = 0, frameMisses = 0;
-        for (CodeObjects c : codesByInterpreter.values()) {
-            codeHits += c.hits();
-            codeMisses += c.misses();
-        }
-        frameHits += frameCaches.hits();
-        frameMisses += frameCaches.misses();
-        return new WalkStats(walks, codeHits, codeMisses, frameHits, frameMisses, reader.remoteReads(),
+        return new WalkStats(walks, codes.hits(), codes.misses(), frameCaches.hits(), frameCaches.misses(), reader.remoteReads(),
                 reader.remoteBytes(), reader.batches(), walker.checksFromBatch(), walker.checkReads(), walker.markerWalks(),
                 walker.framesBelowMarker(), walker.markerWrites());
     }
@@ -162,7 +151,7 @@ public final class PythonProcess {
     public AsyncSnapshot asyncSnapshot(AsyncMode mode) throws InspectionException {
         if (asyncio == null) {
             asyncio = new AsyncGraphBuilder(image, reader, objects, offsets, runtime.address(),
-                    new SharedCodeResolver(reader, objects, offsets, codesByInterpreter));
+                    new SharedCodeResolver(reader, offsets, codes));
         }
         return asyncio.snapshot(mode);
     }
@@ -212,11 +201,7 @@ public final class PythonProcess {
         long next = interpreterLong(io.next());
         long gilHolder = Bytes.getInt(interpreter, io.gilLocked() - interpreterStart) != 0 ? interpreterLong(io.gilHolder()) : 0;
         long gcFrame = io.gcFrame().isPresent() ? interpreterLong(io.gcFrame().getAsLong()) : 0;
-        if (address != lastInterpreter || lastCodes == null) {
-            lastCodes = codesByInterpreter.computeIfAbsent(address, a -> new CodeObjects(reader, objects, offsets));
-            lastInterpreter = address;
-        }
-        CodeObjects codes = lastCodes;
+        CodeObjects codes = this.codes.of(address);
         if (io.codeObjectGeneration().isPresent()) {
             codes.observeGeneration(interpreterLong(io.codeObjectGeneration().getAsLong()));
         }

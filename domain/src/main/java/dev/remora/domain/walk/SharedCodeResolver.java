@@ -4,12 +4,10 @@ import dev.remora.domain.asyncio.CodeResolver;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.objects.MalformedObjectException;
-import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.ports.MemoryAccessException;
 
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -20,18 +18,15 @@ import java.util.Set;
 final class SharedCodeResolver implements CodeResolver {
 
     private final SnapshotReader reader;
-    private final ObjectReader objects;
     private final DebugOffsets offsets;
-    private final Map<Long, CodeObjects> codesByInterpreter;
+    private final CodeObjectsByInterpreter codes;
     /** Interpreters whose generation was read in the current reading. */
     private final Set<Long> observed = new HashSet<>();
 
-    SharedCodeResolver(SnapshotReader reader, ObjectReader objects, DebugOffsets offsets,
-                       Map<Long, CodeObjects> codesByInterpreter) {
+    SharedCodeResolver(SnapshotReader reader, DebugOffsets offsets, CodeObjectsByInterpreter codes) {
         this.reader = reader;
-        this.objects = objects;
         this.offsets = offsets;
-        this.codesByInterpreter = codesByInterpreter;
+        this.codes = codes;
     }
 
     @Override
@@ -42,11 +37,11 @@ final class SharedCodeResolver implements CodeResolver {
     @Override
     public FrameInfo frame(long interpreter, long executable, long instrPtr)
             throws MemoryAccessException, MalformedObjectException {
-        CodeObjects codes = codesByInterpreter.computeIfAbsent(interpreter, a -> new CodeObjects(reader, objects, offsets));
+        CodeObjects ofInterpreter = codes.of(interpreter);
         var generation = offsets.interpreter().codeObjectGeneration();
         if (generation.isPresent() && observed.add(interpreter)) {
-            codes.observeGeneration(reader.readLong(interpreter + generation.getAsLong()));
+            ofInterpreter.observeGeneration(reader.readLong(interpreter + generation.getAsLong()));
         }
-        return codes.get(executable).frameAt(instrPtr);
+        return ofInterpreter.get(executable).frameAt(instrPtr);
     }
 }
