@@ -1,5 +1,6 @@
 package dev.remora.adapters.coredump;
 
+import dev.remora.ports.ChannelFileBytes;
 import dev.remora.ports.CpuState;
 import dev.remora.ports.FileBytes;
 import dev.remora.ports.MemoryMapping;

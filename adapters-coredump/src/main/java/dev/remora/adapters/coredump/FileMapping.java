@@ -8,10 +8,6 @@ package dev.remora.adapters.coredump;
  */
 record FileMapping(long start, long end, long fileOffset, String path, boolean deleted) {
 
-    boolean contains(long address) {
-        return Long.compareUnsigned(address, start) >= 0 && Long.compareUnsigned(address, end) < 0;
-    }
-
     /** The file offset that holds the byte at {@code address}, which this mapping contains. */
     long fileOffsetOf(long address) {
         return fileOffset + (address - start);

@@ -32,18 +32,21 @@ final class MappedFiles implements AutoCloseable {
         byte[] firstBytes(FileMapping mappingAtOffsetZero, int max);
     }
 
-    private final Map<String, FileChannel> usable;
+    /** A file found and checked, with how far the process could read it (its size, to the end of that page). */
+    private record OpenFile(FileChannel channel, long readable) {}
+
+    private final Map<String, OpenFile> usable;
     private final Map<String, UnavailableFile> unavailable;
     /** Unavailable files that a read needed: the ones worth telling the user about. */
     private final Set<UnavailableFile> missed = ConcurrentHashMap.newKeySet();
 
-    private MappedFiles(Map<String, FileChannel> usable, Map<String, UnavailableFile> unavailable) {
+    private MappedFiles(Map<String, OpenFile> usable, Map<String, UnavailableFile> unavailable) {
         this.usable = usable;
         this.unavailable = unavailable;
     }
 
     static MappedFiles open(FileLocator locator, List<FileMapping> files, CoreCopy coreCopy) {
-        Map<String, FileChannel> usable = new LinkedHashMap<>();
+        Map<String, OpenFile> usable = new LinkedHashMap<>();
         Map<String, UnavailableFile> unavailable = new LinkedHashMap<>();
         Map<String, FileMapping> starts = new HashMap<>();
         for (FileMapping f : files) {
@@ -65,10 +68,16 @@ final class MappedFiles implements AutoCloseable {
                 unavailable.put(f.path(), new UnavailableFile(f.path(), UnavailableFile.Reason.NOT_FOUND, lookedAt));
                 continue;
             }
-            FileChannel channel;
+            FileChannel channel = null;
+            long readable;
             try {
                 channel = FileChannel.open(found.get(), StandardOpenOption.READ);
+                // Past the end of the file, up to the end of its last page, the process read zeros.
+                readable = (channel.size() + PAGE - 1) & -PAGE;
             } catch (IOException | RuntimeException e) {
+                if (channel != null) {
+                    closeQuietly(channel);
+                }
                 unavailable.put(f.path(), new UnavailableFile(f.path(), UnavailableFile.Reason.UNREADABLE, found));
                 continue;
             }
@@ -77,7 +86,7 @@ final class MappedFiles implements AutoCloseable {
                 unavailable.put(f.path(), new UnavailableFile(f.path(), UnavailableFile.Reason.DIFFERENT_FILE, found));
                 continue;
             }
-            usable.put(f.path(), channel);
+            usable.put(f.path(), new OpenFile(channel, readable));
         }
         return new MappedFiles(usable, unavailable);
     }
@@ -100,8 +109,8 @@ final class MappedFiles implements AutoCloseable {
      * end to the end of that page, and nothing beyond (the process would have faulted there).
      */
     void read(FileMapping f, long address, byte[] dst, int offset, int length) throws MemoryAccessException.Unavailable {
-        FileChannel channel = usable.get(f.path());
-        if (channel == null) {
+        OpenFile file = usable.get(f.path());
+        if (file == null) {
             UnavailableFile why = unavailable.get(f.path());
             if (why != null) {
                 missed.add(why);
@@ -112,11 +121,9 @@ final class MappedFiles implements AutoCloseable {
         }
         long position = f.fileOffsetOf(address);
         int done;
-        long readable;
+        long readable = file.readable();
         try {
-            // Past the end of the file, up to the end of its last page, the process read zeros.
-            readable = (channel.size() + PAGE - 1) & -PAGE;
-            done = position < 0 || position >= readable ? 0 : readFully(channel, position, dst, offset, length);
+            done = position < 0 || position >= readable ? 0 : readFully(file.channel(), position, dst, offset, length);
         } catch (IOException e) {
             throw new MemoryAccessException.Unavailable(address, "0x%x is not in the core, and reading %s failed: %s"
                     .formatted(address, f.path(), e.getMessage()));
@@ -135,7 +142,7 @@ final class MappedFiles implements AutoCloseable {
 
     @Override
     public void close() {
-        usable.values().forEach(MappedFiles::closeQuietly);
+        usable.values().forEach(file -> closeQuietly(file.channel()));
     }
 
     /** @param first the file's mapping at offset 0, null when the process did not map its start */

@@ -1,5 +1,6 @@
 package dev.remora.adapters.procmem;
 
+import dev.remora.ports.ChannelFileBytes;
 import dev.remora.ports.FileBytes;
 import dev.remora.ports.MemoryMapping;
 import dev.remora.ports.ProcessImageException;

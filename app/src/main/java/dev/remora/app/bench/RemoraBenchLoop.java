@@ -3,6 +3,7 @@ package dev.remora.app.bench;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.AsyncSnapshot;
+import dev.remora.domain.asyncio.AsyncThread;
 import dev.remora.domain.asyncio.TaskStacks;
 import dev.remora.domain.profile.ProfileBuilder;
 import dev.remora.domain.profile.ProfileInfo;
@@ -107,7 +108,12 @@ public final class RemoraBenchLoop implements BenchSide {
     /** Counts a reading as a sample when it found a task, as CPython's benchmark counts a non-empty answer. */
     private static boolean tasks(AsyncSnapshot snapshot, ProfileBuilder builder) {
         TaskStacks.feed(snapshot, builder);
-        return snapshot.threads().stream().anyMatch(thread -> !thread.tasks().isEmpty());
+        for (AsyncThread thread : snapshot.threads()) {
+            if (!thread.tasks().isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Heap bytes this thread has allocated so far (the JDK's per-thread counter). */

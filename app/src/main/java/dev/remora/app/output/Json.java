@@ -51,9 +51,11 @@ public final class Json {
         String sep = "";
         for (FrameInfo f : frames) {
             SourceLocation l = f.location();
-            b.append(sep).append("{\"function\": ").append(string(f.function()))
-                    .append(", \"file\": ").append(string(f.file()))
-                    .append(", \"line\": ").append(optionalNumber(l.line()))
+            b.append(sep).append("{\"function\": ");
+            appendString(b, f.function());
+            b.append(", \"file\": ");
+            appendString(b, f.file());
+            b.append(", \"line\": ").append(optionalNumber(l.line()))
                     .append(", \"end_line\": ").append(optionalNumber(l.endLine()))
                     .append(", \"column\": ").append(optionalNumber(l.column()))
                     .append(", \"end_column\": ").append(optionalNumber(l.endColumn()))
