@@ -65,13 +65,11 @@ PYENV_313=${PYENV_ROOT:-/root/.pyenv}/versions/3.13.0/bin/python3.13
 ls -d "${PYENV_ROOT:-/root/.pyenv}"/versions/3.{9,10,11,12}.* >/dev/null 2>&1 \
     || die "no pyenv CPython 3.9-3.12 under ${PYENV_ROOT:-/root/.pyenv}/versions"
 [ -x "$PYENV_313" ] || die "pyenv's shared-library CPython 3.13.0 is missing: $PYENV_313"
-if [ -x "$PYENV_313" ]; then
-    if out=$("$PYENV_313" -c 'import sys; print(sys.version.split()[0])' 2>&1); then
-        printf 'pyenv-3.13.0-shared\t/\t%s\n' "$PYENV_313" >>"$TARGETS_FILE.tmp"
-        log "pyenv python3.13 = $out (shared)"
-    else
-        die "pyenv python3.13 at $PYENV_313 does not run: $out"
-    fi
+if out=$("$PYENV_313" -c 'import sys; print(sys.version.split()[0])' 2>&1); then
+    printf 'pyenv-3.13.0-shared\t/\t%s\n' "$PYENV_313" >>"$TARGETS_FILE.tmp"
+    log "pyenv python3.13 = $out (shared)"
+else
+    die "pyenv python3.13 at $PYENV_313 does not run: $out"
 fi
 mv "$TARGETS_FILE.tmp" "$TARGETS_FILE"
 echo "$TARGETS_FILE"

@@ -1,5 +1,6 @@
 package dev.remora.app.core;
 
+import dev.remora.app.testing.CoreFiles;
 import dev.remora.app.dump.RemoraCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

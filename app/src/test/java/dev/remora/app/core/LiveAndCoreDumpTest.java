@@ -1,5 +1,6 @@
 package dev.remora.app.core;
 
+import dev.remora.app.testing.CoreFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.remora.app.dump.DumpJson;
 import dev.remora.app.dump.RemoraCli;

@@ -1,4 +1,4 @@
-package dev.remora.app.core;
+package dev.remora.app.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,9 +16,9 @@ import java.util.concurrent.TimeoutException;
  * process goes on) and the kernel's dump on a fatal signal (the process dies). A missing tool or an
  * unusable kernel setting fails with what to do, never skips.
  */
-final class CoreFiles {
+public final class CoreFiles {
 
-    static final Path GCORE = Path.of("/usr/bin/gcore");
+    public static final Path GCORE = Path.of("/usr/bin/gcore");
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
     /** Anonymous private and shared memory, ELF headers, private huge pages: see core(5). */
     private static final String DEFAULT_COREDUMP_FILTER = "0x33";
@@ -26,7 +26,7 @@ final class CoreFiles {
     private CoreFiles() {}
 
     /** {@code gcore -o DIR/gcore PID}; returns DIR/gcore.PID. */
-    static Path gcore(long pid, Path dir) {
+    public static Path gcore(long pid, Path dir) {
         if (!Files.isExecutable(GCORE)) {
             throw new IllegalStateException(GCORE + " is missing: run scripts/provision-gdb.sh (installs gdb) as root");
         }
@@ -45,7 +45,7 @@ final class CoreFiles {
      * {@code dir}. The kernel writes where kernel.core_pattern says, relative to the process's working
      * directory; only plain file patterns ("core", "core.%p") are followed.
      */
-    static Path kernelCore(long pid, Path dir) {
+    public static Path kernelCore(long pid, Path dir) {
         String pattern = read(Path.of("/proc/sys/kernel/core_pattern")).strip();
         if (pattern.startsWith("|") || pattern.replace("%p", "").contains("%")) {
             throw new IllegalStateException("kernel.core_pattern is '" + pattern
