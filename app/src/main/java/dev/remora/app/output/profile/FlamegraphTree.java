@@ -28,8 +28,15 @@ final class FlamegraphTree {
         final int line;
         final FlamegraphCounts counts = new FlamegraphCounts();
         final List<Node> children = new ArrayList<>();
-        /** Instructions samples ended on in this frame (with --opcodes), by name. */
-        final Map<String, Long> opcodes = new TreeMap<>();
+        /** Instructions samples ended on in this frame (with --opcodes), by name; made on the first one. */
+        Map<String, Long> opcodes = Map.of();
+
+        void countOpcode(String name) {
+            if (opcodes.isEmpty()) {
+                opcodes = new TreeMap<>();
+            }
+            opcodes.merge(name, 1L, Long::sum);
+        }
 
         private Node(Node parent, String function, String file, int line) {
             this.parent = parent;
@@ -84,7 +91,7 @@ final class FlamegraphTree {
         for (int i = 0; i < profile.samples().size(); i++) {
             int opcode = profile.samples().opcode(i);
             if (opcode >= 0) {
-                merged[profile.samples().node(i)].opcodes.merge(profile.opcodeName(opcode), 1L, Long::sum);
+                merged[profile.samples().node(i)].countOpcode(profile.opcodeName(opcode));
             }
         }
         // Children were created after their parents: in reverse, every child is complete before it is added up.
