@@ -59,7 +59,8 @@ public final class MappedSections {
         return found;
     }
 
-    private static Set<String> files(List<MemoryMapping> mappings, Predicate<String> baseName) {
+    /** The mapped files (not the kernel's [heap] and the like) whose base name passes, in mapping order. */
+    static Set<String> files(List<MemoryMapping> mappings, Predicate<String> baseName) {
         Set<String> files = new LinkedHashSet<>();
         for (MemoryMapping m : mappings) {
             m.path().filter(p -> !p.startsWith("[")).filter(p -> baseName.test(basename(p))).ifPresent(files::add);
@@ -67,7 +68,8 @@ public final class MappedSections {
         return files;
     }
 
-    private Optional<ElfSections.Section> sectionOf(String path, String name) {
+    /** Where section {@code name} lies in the file, empty when the file cannot be opened or has none. */
+    Optional<ElfSections.Section> sectionOf(String path, String name) {
         Optional<FileBytes> file = image.openFile(path);
         if (file.isEmpty()) {
             return Optional.empty();

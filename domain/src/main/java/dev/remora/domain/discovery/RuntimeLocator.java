@@ -5,16 +5,13 @@ import dev.remora.domain.InspectionException;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DebugOffsetsDecoder;
 import dev.remora.domain.offsets.DebugOffsetsLayout;
-import dev.remora.ports.FileBytes;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.MemoryMapping;
 import dev.remora.ports.ProcessImage;
 import dev.remora.ports.ProcessImageException;
 import dev.remora.ports.RemoteMemory;
 
-import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -39,10 +36,12 @@ public final class RuntimeLocator {
 
     private final ProcessImage image;
     private final RemoteMemory memory;
+    private final MappedSections sections;
 
     public RuntimeLocator(ProcessImage image, RemoteMemory memory) {
         this.image = image;
         this.memory = memory;
+        this.sections = new MappedSections(image);
     }
 
     public LocatedRuntime locate() throws InspectionException {
@@ -53,7 +52,7 @@ public final class RuntimeLocator {
             throw Failures.from(e);
         }
         List<Candidate> candidates = new ArrayList<>();
-        Set<String> files = pythonFiles(mappings);
+        Set<String> files = MappedSections.files(mappings, name -> name.contains("python"));
         for (String path : files) {
             candidates.addAll(candidatesIn(path, mappings));
         }
@@ -66,7 +65,7 @@ public final class RuntimeLocator {
     /** Names an older CPython by its file name when it has no debug offsets to read a version from. */
     private InspectionException noRuntime(Set<String> files) {
         for (String f : files) {
-            Matcher m = VERSIONED_NAME.matcher(basename(f));
+            Matcher m = VERSIONED_NAME.matcher(MappedSections.basename(f));
             if (m.find() && Integer.parseInt(m.group(1)) == 3 && Integer.parseInt(m.group(2)) < 13) {
                 return new InspectionException.UnsupportedVersion(
                         "process %d runs CPython %s.%s (%s), which is not supported (supported: %s)".formatted(
@@ -80,18 +79,10 @@ public final class RuntimeLocator {
 
     private record Candidate(long address, String file, byte[] raw) {}
 
-    private static Set<String> pythonFiles(List<MemoryMapping> mappings) {
-        Set<String> files = new LinkedHashSet<>();
-        for (MemoryMapping m : mappings) {
-            m.path().filter(p -> !p.startsWith("[")).filter(p -> basename(p).contains("python")).ifPresent(files::add);
-        }
-        return files;
-    }
-
     private List<Candidate> candidatesIn(String path, List<MemoryMapping> mappings) throws InspectionException {
         List<MemoryMapping> ofFile = mappings.stream().filter(m -> m.path().filter(path::equals).isPresent()).toList();
         boolean deleted = ofFile.stream().anyMatch(MemoryMapping::deleted);
-        Optional<ElfSections.Section> section = deleted ? Optional.empty() : sectionOf(path);
+        Optional<ElfSections.Section> section = deleted ? Optional.empty() : sections.sectionOf(path, SECTION);
         List<Candidate> found = new ArrayList<>();
         if (section.isPresent()) {
             for (MemoryMapping m : ofFile) {
@@ -107,18 +98,6 @@ public final class RuntimeLocator {
             }
         }
         return found;
-    }
-
-    private Optional<ElfSections.Section> sectionOf(String path) {
-        Optional<FileBytes> file = image.openFile(path);
-        if (file.isEmpty()) {
-            return Optional.empty();
-        }
-        try (FileBytes f = file.get()) {
-            return ElfSections.find(f, SECTION);
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
     }
 
     private Optional<Candidate> readCandidate(long address, String path) throws InspectionException {
@@ -196,7 +175,4 @@ public final class RuntimeLocator {
         return dev.remora.domain.memory.Bytes.getLong(b, 0);
     }
 
-    private static String basename(String path) {
-        return path.substring(path.lastIndexOf('/') + 1);
-    }
 }
