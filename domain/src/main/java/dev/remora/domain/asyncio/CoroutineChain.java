@@ -1,6 +1,7 @@
 package dev.remora.domain.asyncio;
 
 import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.offsets.DebugOffsets;
@@ -9,9 +10,7 @@ import dev.remora.domain.offsets.VersionLayout;
 import dev.remora.ports.MemoryAccessException;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The frames of a task's coroutine and of what it awaits: each coroutine suspended in {@code await}
@@ -56,13 +55,13 @@ final class CoroutineChain {
         if (coro == 0 || !types.isGeneratorLike(types.typeOf(coro))) {
             return outermostFirst;
         }
-        Set<Long> seen = new HashSet<>();
+        ChainGuard guard = new ChainGuard(MAX_DEPTH, coro);
         for (long current = coro; current != 0; ) {
-            if (!seen.add(current) || seen.size() > MAX_DEPTH) {
-                throw new InconsistentGraph("await chain from 0x%x %s".formatted(coro,
-                        seen.size() > MAX_DEPTH ? "is deeper than " + MAX_DEPTH : "loops"));
-            }
             current = step(interpreter, current, outermostFirst);
+            if (current != 0 && !guard.step(current)) {
+                throw new InconsistentGraph("await chain from 0x%x %s".formatted(coro,
+                        guard.tooLong() ? "is deeper than " + MAX_DEPTH : "loops"));
+            }
         }
         return outermostFirst.reversed();
     }

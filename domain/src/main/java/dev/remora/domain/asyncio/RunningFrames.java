@@ -1,6 +1,7 @@
 package dev.remora.domain.asyncio;
 
 import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.offsets.DebugOffsets;
@@ -8,9 +9,7 @@ import dev.remora.domain.offsets.VersionLayout;
 import dev.remora.ports.MemoryAccessException;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * A thread's frames from the innermost one out to the running task's own coroutine frame: what the
@@ -39,13 +38,9 @@ final class RunningFrames {
     List<FrameInfo> frames(long interpreter, long threadState, long taskFrame)
             throws MemoryAccessException, MalformedObjectException, InconsistentGraph {
         List<FrameInfo> frames = new ArrayList<>();
-        Set<Long> seen = new HashSet<>();
         long address = context.reader().readLong(threadState + context.offsets().thread().currentFrame());
+        ChainGuard guard = new ChainGuard(MAX_DEPTH, address);
         while (address != 0) {
-            if (!seen.add(address) || seen.size() > MAX_DEPTH) {
-                throw new InconsistentGraph("frame chain of thread state 0x%x %s".formatted(threadState,
-                        seen.size() > MAX_DEPTH ? "is deeper than " + MAX_DEPTH : "loops"));
-            }
             context.reader().read(address, buffer, 0, buffer.length);
             int owner = buffer[(int) frame.owner()] & 0xFF;
             if (owner > layout.maxFrameOwner()) {
@@ -59,6 +54,10 @@ final class RunningFrames {
                 return frames;
             }
             address = Bytes.getLong(buffer, frame.previous());
+            if (address != 0 && !guard.step(address)) {
+                throw new InconsistentGraph("frame chain of thread state 0x%x %s".formatted(threadState,
+                        guard.tooLong() ? "is deeper than " + MAX_DEPTH : "loops"));
+            }
         }
         // The task is running but not inside its coroutine: the C code of its step runs before the
         // coroutine resumes or after it yielded (scheduling what comes next, say). The whole stack

@@ -1,11 +1,10 @@
 package dev.remora.domain.asyncio;
 
+import dev.remora.domain.memory.ChainGuard;
 import dev.remora.ports.MemoryAccessException;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The tasks on one of CPython's circular {@code llist}s of tasks (a thread's, or an interpreter's
@@ -23,16 +22,15 @@ final class TaskList {
         long nextField = c.llistNode().next();
         long nodeInTask = c.asyncio().task().node();
         List<Long> tasks = new ArrayList<>();
-        Set<Long> seen = new HashSet<>();
+        ChainGuard guard = new ChainGuard(MAX_TASKS, head);
         for (long node = c.reader().readLong(head + nextField); node != head; node = c.reader().readLong(node + nextField)) {
             if (!AsyncContext.plausiblePointer(node)) {
                 throw new InconsistentGraph("task list at 0x%x has a bad node pointer 0x%x".formatted(head, node));
             }
-            if (!seen.add(node)) {
-                throw new InconsistentGraph("task list at 0x%x loops".formatted(head));
-            }
-            if (tasks.size() >= MAX_TASKS) {
-                throw new InconsistentGraph("task list at 0x%x is longer than %d tasks".formatted(head, MAX_TASKS));
+            if (!guard.step(node)) {
+                throw new InconsistentGraph(guard.tooLong()
+                        ? "task list at 0x%x is longer than %d tasks".formatted(head, MAX_TASKS)
+                        : "task list at 0x%x loops".formatted(head));
             }
             tasks.add(node - nodeInTask);
         }

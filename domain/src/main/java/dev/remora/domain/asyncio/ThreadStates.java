@@ -1,14 +1,13 @@
 package dev.remora.domain.asyncio;
 
 import dev.remora.domain.InspectionException;
+import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.ports.MemoryAccessException;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /** The interpreters of a target and their threads, in the target's list order (newest first). */
 final class ThreadStates {
@@ -45,16 +44,14 @@ final class ThreadStates {
     private static List<Long> chain(SnapshotReader reader, long first, long nextField, int max, String what)
             throws MemoryAccessException, InconsistentGraph {
         List<Long> nodes = new ArrayList<>();
-        Set<Long> seen = new HashSet<>();
+        ChainGuard guard = new ChainGuard(max, first);
         for (long node = first; node != 0; node = reader.readLong(node + nextField)) {
             if (!AsyncContext.plausiblePointer(node)) {
                 throw new InconsistentGraph("the %s list has a bad pointer 0x%x".formatted(what, node));
             }
-            if (!seen.add(node)) {
-                throw new InconsistentGraph("the %s list loops at 0x%x".formatted(what, node));
-            }
-            if (nodes.size() >= max) {
-                throw new InconsistentGraph("the %s list is longer than %d".formatted(what, max));
+            if (!nodes.isEmpty() && !guard.step(node)) {
+                throw new InconsistentGraph(guard.tooLong() ? "the %s list is longer than %d".formatted(what, max)
+                        : "the %s list loops at 0x%x".formatted(what, node));
             }
             nodes.add(node);
         }

@@ -1,6 +1,7 @@
 package dev.remora.domain.walk;
 
 import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.PseudoFrames;

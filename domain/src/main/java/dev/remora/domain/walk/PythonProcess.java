@@ -8,6 +8,7 @@ import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.discovery.RuntimeLocator;
 import dev.remora.domain.discovery.RuntimeLocator.LocatedRuntime;
 import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.objects.ObjectReader;

@@ -1,10 +1,10 @@
-package dev.remora.domain.walk;
+package dev.remora.domain.memory;
 
 /**
  * Detects loops in a linked list read from the target without remembering every node (Brent's
  * method), and caps the length: garbage memory must never make a walk run forever.
  */
-final class ChainGuard {
+public final class ChainGuard {
 
     private int maxLength;
     private long saved;
@@ -12,12 +12,12 @@ final class ChainGuard {
     private int sinceSaved;
     private int length;
 
-    ChainGuard(int maxLength, long start) {
+    public ChainGuard(int maxLength, long start) {
         restart(maxLength, start);
     }
 
     /** Starts guarding a new chain: one guard serves walk after walk without allocating. */
-    ChainGuard restart(int maxLength, long start) {
+    public ChainGuard restart(int maxLength, long start) {
         this.maxLength = maxLength;
         this.saved = start;
         this.power = 1;
@@ -27,7 +27,7 @@ final class ChainGuard {
     }
 
     /** Records a step to {@code next}; false when the chain looped or grew past its cap. */
-    boolean step(long next) {
+    public boolean step(long next) {
         if (++length > maxLength || next == saved) {
             return false;
         }
@@ -39,7 +39,7 @@ final class ChainGuard {
         return true;
     }
 
-    boolean tooLong() {
+    public boolean tooLong() {
         return length > maxLength;
     }
 }
