@@ -12,6 +12,7 @@ import dev.remora.app.testing.TargetInterpreters;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.walk.PythonProcess;
+import dev.remora.ports.RemoteMemory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -37,14 +38,11 @@ class AsyncGraphTest {
     @MethodSource("interpreters")
     void everyTaskEqualsCpythonsView(TargetInterpreter python) throws Exception {
         try (AsyncTarget target = AsyncTarget.start(python, "targets/asyncio_graph.py")) {
-            AsyncSnapshot snapshot = snapshot(target, AsyncMode.ALL);
-            RecordedTasks recorded = RecordedTasks.of(target.recorded());
-            boolean full = python.isAtLeast(3, 15);
-            GraphView ours = GraphView.of(snapshot, full);
-            GraphView cpython = GraphView.ofCpython(CpythonAsyncReference.read(python, target.pid(), AsyncMode.ALL), full);
-
-            assertThat(snapshot.mode()).isEqualTo(AsyncMode.ALL);
-            assertThat(ours.onlyThreads(cpython.threadIds())).isEqualTo(cpython.renamed(recorded.names()));
+            Compared compared = Compared.read(python, target, AsyncMode.ALL);
+            AsyncSnapshot snapshot = compared.snapshot();
+            RecordedTasks recorded = compared.recorded();
+            GraphView ours = compared.ours();
+            GraphView cpython = compared.cpython();
             cpythonNamesDifferOnlyWhereItGarblesThem(cpython, recorded.names());
             assertThat(snapshotThroughProcMem(target, AsyncMode.ALL)).as("through /proc/PID/mem").isEqualTo(snapshot);
             // Every thread of the process, then the interpreter's fallback list (empty here).
@@ -66,14 +64,9 @@ class AsyncGraphTest {
     @MethodSource("interpreters")
     void runningTasksEqualCpythonsView(TargetInterpreter python) throws Exception {
         try (AsyncTarget target = AsyncTarget.start(python, "targets/asyncio_running.py")) {
-            AsyncSnapshot snapshot = snapshot(target, AsyncMode.RUNNING);
-            RecordedTasks recorded = RecordedTasks.of(target.recorded());
-            boolean full = python.isAtLeast(3, 15);
-            GraphView ours = GraphView.of(snapshot, full);
-            GraphView cpython = GraphView.ofCpython(CpythonAsyncReference.read(python, target.pid(), AsyncMode.RUNNING), full);
-
-            assertThat(snapshot.mode()).isEqualTo(AsyncMode.RUNNING);
-            assertThat(ours.onlyThreads(cpython.threadIds())).isEqualTo(cpython.renamed(recorded.names()));
+            Compared compared = Compared.read(python, target, AsyncMode.RUNNING);
+            RecordedTasks recorded = compared.recorded();
+            GraphView ours = compared.ours();
             assertThat(ours.threadIds()).containsExactlyInAnyOrderElementsOf(recorded.byThread().keySet());
             Map<Long, String> names = recorded.names();
             for (ThreadView thread : ours.threads()) {
@@ -83,6 +76,24 @@ class AsyncGraphTest {
                 assertThat(running.coroutineStack().getFirst().frames()).extracting(FrameView::function)
                         .containsExactly("block", "block", "block", "inner", "outer");
             }
+        }
+    }
+
+    /**
+     * Remora's reading of the target beside CPython's and the target's own record, checked to agree
+     * on the threads CPython reads (with the names the target gave its tasks).
+     */
+    private record Compared(AsyncSnapshot snapshot, RecordedTasks recorded, GraphView ours, GraphView cpython) {
+
+        static Compared read(TargetInterpreter python, AsyncTarget target, AsyncMode mode) throws Exception {
+            AsyncSnapshot snapshot = AsyncGraphTest.snapshot(target, mode);
+            RecordedTasks recorded = RecordedTasks.of(target.recorded());
+            boolean full = python.isAtLeast(3, 15);
+            GraphView ours = GraphView.of(snapshot, full);
+            GraphView cpython = GraphView.ofCpython(CpythonAsyncReference.read(python, target.pid(), mode), full);
+            assertThat(snapshot.mode()).isEqualTo(mode);
+            assertThat(ours.onlyThreads(cpython.threadIds())).isEqualTo(cpython.renamed(recorded.names()));
+            return new Compared(snapshot, recorded, ours, cpython);
         }
     }
 
@@ -100,13 +111,15 @@ class AsyncGraphTest {
     }
 
     private static AsyncSnapshot snapshotThroughProcMem(AsyncTarget target, AsyncMode mode) throws Exception {
-        try (ProcMemMemory memory = ProcMemMemory.open(target.pid())) {
-            return PythonProcess.attach(ProcfsProcessImage.of(target.pid()), memory).asyncSnapshot(mode);
-        }
+        return snapshot(ProcMemMemory.open(target.pid()), target, mode);
     }
 
     static AsyncSnapshot snapshot(AsyncTarget target, AsyncMode mode) throws Exception {
-        try (VmReadvMemory memory = VmReadvMemory.open(target.pid())) {
+        return snapshot(VmReadvMemory.open(target.pid()), target, mode);
+    }
+
+    private static AsyncSnapshot snapshot(RemoteMemory opened, AsyncTarget target, AsyncMode mode) throws Exception {
+        try (RemoteMemory memory = opened) {
             return PythonProcess.attach(ProcfsProcessImage.of(target.pid()), memory).asyncSnapshot(mode);
         }
     }
