@@ -103,7 +103,8 @@ public final class ParkedTarget implements AutoCloseable {
         dir.close();
     }
 
-    private static void awaitReady(Process process, long deadline) {
+    /** Waits until the target prints READY (reading on, so its stdout never blocks it); fails if it exits first. */
+    public static void awaitReady(Process process, long deadline) {
         CompletableFuture<Void> ready = new CompletableFuture<>();
         // Keeps reading after READY so that later output can never fill the pipe and block the target.
         Thread.ofVirtual().name("parked-target-stdout-" + process.pid()).start(() -> {
@@ -154,7 +155,8 @@ public final class ParkedTarget implements AutoCloseable {
         }
     }
 
-    private static void kill(Process process) {
+    /** Kills the process and anything it started, and waits a little for it; null is nothing to kill. */
+    public static void kill(Process process) {
         if (process == null) {
             return;
         }
@@ -167,7 +169,8 @@ public final class ParkedTarget implements AutoCloseable {
         }
     }
 
-    private static String readQuietly(Path file) {
+    /** The file's text, or a note saying why it cannot be read: for a failing target's stderr. */
+    public static String readQuietly(Path file) {
         try {
             return Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException | UncheckedIOException e) {
