@@ -18,6 +18,10 @@ import sys
 import threading
 import time
 
+# Run isolated (-I), the script's directory is not on the path: the recorder sits next to it.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from asyncio_record import tasks_of  # noqa: E402
+
 other_blocked = threading.Event()
 other_ids = {}
 
@@ -41,24 +45,6 @@ async def outer(then):
 
 async def gather_all(*aws):
     await asyncio.gather(*aws)
-
-
-def chain(task):
-    frames = []
-    coro = task.get_coro()
-    while coro is not None and type(coro).__name__ in ("coroutine", "generator"):
-        frame = coro.cr_frame if hasattr(coro, "cr_frame") else coro.gi_frame
-        if frame is None:
-            break
-        frames.append({"function": frame.f_code.co_qualname, "file": frame.f_code.co_filename,
-                       "line": frame.f_lineno})
-        coro = coro.cr_await if hasattr(coro, "cr_await") else coro.gi_yieldfrom
-    return frames[::-1]
-
-
-def tasks_of(loop):
-    return [{"task_id": id(t), "task_name": t.get_name(), "call_stack": chain(t)}
-            for t in asyncio.all_tasks(loop)]
 
 
 def other_thread():

@@ -36,6 +36,7 @@ final class AsyncTarget implements AutoCloseable {
         ScratchDir dir = ScratchDir.create(interpreter, "remora-async-");
         Process process = null;
         try {
+            dir.copyResource("targets/asyncio_record.py");
             process = new ProcessBuilder(interpreter.scriptCommand(dir.copyResource(scriptResource),
                     List.of(dir.inRoot("out.json"))))
                     .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
