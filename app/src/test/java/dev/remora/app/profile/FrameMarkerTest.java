@@ -125,12 +125,18 @@ class FrameMarkerTest {
             PythonProcess marked = PythonProcess.attach(ProcfsProcessImage.of(target.pid()), memory);
             marked.useFrameMarkers();
             List<String> snapshots = new ArrayList<>();
+            java.util.Set<String> distinct = new HashSet<>();
             WalkStats before = marked.stats();
-            for (int i = 0; i < 5000; i++) {
-                ChurnStacks.mainStack(marked, MAIN).ifPresent(snapshots::add);
+            // A target starved of CPU for a moment shows one stack throughout: sample on until it moved.
+            for (int i = 0; i < 5000 || i < 50_000 && (distinct.size() <= 3
+                    || marked.stats().markerWalks() == before.markerWalks()); i++) {
+                ChurnStacks.mainStack(marked, MAIN).ifPresent(stack -> {
+                    snapshots.add(stack);
+                    distinct.add(stack);
+                });
             }
             WalkStats after = marked.stats();
-            assertThat(new HashSet<>(snapshots)).as("distinct stacks").hasSizeGreaterThan(3);
+            assertThat(distinct).as("distinct stacks").hasSizeGreaterThan(3);
             assertThat(after.markerWalks() - before.markerWalks()).as("walks that stopped at the marker").isPositive();
             assertThat(SHALLOW_CHURN.impossible(snapshots)).as("impossible snapshots")
                     .hasSizeLessThanOrEqualTo(Math.max(1, snapshots.size() / 1000));
@@ -149,7 +155,9 @@ class FrameMarkerTest {
             int spinPosition = 3;
             long spinning = 0, markerBelowSpin = 0, episodes = 0;
             boolean inSpin = false;
-            for (int i = 0; i < 20_000; i++) {
+            // How many spins a number of walks covers depends on how fast each side runs: walk until
+            // enough spins were seen, with a bound on walks only as a guard against a stuck target.
+            for (int i = 0; i < 5_000_000 && (episodes < 5 || spinning <= 1000); i++) {
                 long below = marked.stats().framesBelowMarker();
                 Optional<String> stack = ChurnStacks.mainStack(marked, MAIN);
                 long reused = marked.stats().framesBelowMarker() - below;
@@ -172,7 +180,7 @@ class FrameMarkerTest {
                     .isLessThan(spinning / 10);
             // However fast target and walks run: each time spin() starts, a few walks find the marker
             // below it before it moves up.
-            assertThat(episodes).as("times a walk found spin() newly started").isGreaterThanOrEqualTo(3);
+            assertThat(episodes).as("times a walk found spin() newly started").isGreaterThanOrEqualTo(5);
             assertThat(markerBelowSpin).as("walks with the marker below spin(), in %d spins", episodes)
                     .isLessThanOrEqualTo(4 * episodes);
         }
