@@ -68,6 +68,7 @@ final class ProfileSession {
             }
         }, "remora-interrupt");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
+        started();
         try {
             SamplingStats stats = sampler.run(interrupted::get, targetAlive);
             if (listener.drewLine) {
@@ -97,6 +98,16 @@ final class ProfileSession {
         SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState,
                 options.opcodes);
         return builder -> process.sample(walk, builder);
+    }
+
+    /** Says that sampling began, once Ctrl-C would keep what it collects. */
+    private void started() {
+        long duration = options.durationNanos();
+        err.printf(Locale.ROOT, "Sampling process %d (CPython %s) at %s %s; Ctrl-C stops and writes the profile.%n",
+                process.pid(), process.version(), options.rate,
+                duration > 0 ? "for %s s".formatted(java.math.BigDecimal.valueOf(options.durationSeconds).stripTrailingZeros()
+                        .toPlainString()) : "until it exits");
+        err.flush();
     }
 
     private void nameThreads(Profile profile) {

@@ -14,14 +14,29 @@ import java.util.concurrent.TimeUnit;
  */
 final class RemoraProcess implements AutoCloseable {
 
+    /** Each stream gets a thread of its own: the common pool may have a single one, which one blocked read holds. */
+    private static final java.util.concurrent.Executor OWN_THREAD = task -> Thread.ofPlatform().daemon().start(task);
+
     private final Process process;
     private final CompletableFuture<String> out;
+    /** Standard error as it comes, so that a test can wait for a line before it acts. */
+    private final StringBuffer errSoFar = new StringBuffer();
     private final CompletableFuture<String> err;
 
     private RemoraProcess(Process process) {
         this.process = process;
-        this.out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
-        this.err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
+        this.out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()), OWN_THREAD);
+        this.err = CompletableFuture.supplyAsync(() -> {
+            try (java.io.Reader in = new java.io.InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8)) {
+                char[] buffer = new char[4096];
+                for (int n; (n = in.read(buffer)) >= 0; ) {
+                    errSoFar.append(buffer, 0, n);
+                }
+            } catch (IOException e) {
+                errSoFar.append("<unreadable: ").append(e).append('>');
+            }
+            return errSoFar.toString();
+        }, OWN_THREAD);
     }
 
     static RemoraProcess start(Path workingDirectory, String... args) throws IOException {
@@ -43,6 +58,17 @@ final class RemoraProcess implements AutoCloseable {
             throw new AssertionError("remora did not finish; stderr so far: " + err.getNow(""));
         }
         return process.exitValue();
+    }
+
+    /** Waits until standard error shows this text; fails if remora exits or a minute passes first. */
+    void awaitErr(String text) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (errSoFar.indexOf(text) < 0) {
+            if (err.isDone() || System.nanoTime() > deadline) {
+                throw new AssertionError("remora never printed \"" + text + "\"; stderr: " + errSoFar);
+            }
+            Thread.sleep(10);
+        }
     }
 
     String out() {

@@ -78,7 +78,8 @@ class RunAndAttachTest {
             Path profile = dir.resolve("interrupted.txt");
             try (RemoraProcess remora = RemoraProcess.start(dir, "attach", "--collapsed", "-o", profile.toString(),
                     Long.toString(target.pid()))) {
-                Thread.sleep(1500); // let it collect some samples first
+                remora.awaitErr("Ctrl-C stops and writes the profile.");
+                Thread.sleep(500); // let it collect some samples first
                 remora.interrupt();
                 int code = remora.waitFor();
                 assertThat(remora.err()).contains("Interrupted by user.").contains("Profile written to");
@@ -101,7 +102,9 @@ class RunAndAttachTest {
             awaitPythonRuntime(target.pid());
             RemoraCli run = RemoraCli.run("attach", "--collapsed", "-o", profile, target.pid());
             assertThat(run.exitCode()).as(run.err()).isZero();
-            assertThat(run.err()).contains("Process %d exited.".formatted(target.pid()));
+            assertThat(run.err()).contains("Sampling process %d (CPython 3.".formatted(target.pid()))
+                    .contains(" at 1 kHz until it exits; Ctrl-C stops")
+                    .contains("Process %d exited.".formatted(target.pid()));
             assertThat(Files.readString(profile)).contains("short_lived.py:spin_until:");
         } finally {
             target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
