@@ -28,8 +28,12 @@ final class LaunchedTarget implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(killChild);
     }
 
-    /** Starts {@code command}; {@code quiet} discards its output instead of sharing the terminal. */
-    static LaunchedTarget start(List<String> command, boolean quiet) throws IOException {
+    /**
+     * Starts {@code command}, to be read through {@code backend}; {@code quiet} discards its output
+     * instead of sharing the terminal.
+     */
+    static LaunchedTarget start(List<String> command, boolean quiet, BackendOption backend) throws IOException {
+        TargetOptions.warmUp(backend);
         ProcessBuilder builder = new ProcessBuilder(command);
         if (quiet) {
             builder.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);

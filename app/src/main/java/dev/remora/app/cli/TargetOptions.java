@@ -50,6 +50,19 @@ public final class TargetOptions {
         }
     }
 
+    /**
+     * Opens Remora's own process once through {@code backend}, so that Guice and the native binding
+     * are loaded before a target is started: otherwise its first fifth of a second goes unsampled.
+     * A failure here is left for the real open to report.
+     */
+    static void warmUp(BackendOption backend) {
+        try (Ports ignored = open(backend, (int) ProcessHandle.current().pid())) {
+            // Opening was the point.
+        } catch (InspectionException | RuntimeException e) {
+            // The target's own open says what is wrong.
+        }
+    }
+
     /** The ports one command works with. */
     public record Ports(ProcessImage image, RemoteMemory memory) implements AutoCloseable {
         @Override

@@ -49,7 +49,7 @@ class RunAndAttachTest {
     @Test
     void runPassesArgumentsAfterTheScriptToTheScript() throws Exception {
         Path script = dir.resolve("echo_args.py");
-        Files.writeString(script, "import sys, time\nopen(sys.argv[1], 'w').write(' '.join(sys.argv[2:]))\ntime.sleep(0.3)\n");
+        Files.writeString(script, "import sys, time\nopen(sys.argv[1], 'w').write(' '.join(sys.argv[2:]))\ntime.sleep(2)\n");
         Path seen = dir.resolve("seen.txt");
         RemoraCli run = RemoraCli.run("run", "--python", directPython(), "-o", dir.resolve("p.pstats"), script, seen, "-a", "--mode", "x");
 
