@@ -34,6 +34,19 @@ def block(n, then):
         block(n - 1, then)
 
 
+def ready_once_both_sleep():
+    """READY once both loops' threads sleep in block(): a reading just after then() returned, or
+    while it runs, would see one of them a line early or still inside it."""
+    sleeping_line = block.__code__.co_firstlineno + 3
+    blocked = {threading.main_thread().ident, other_ids["ident"]}
+    while True:
+        frames = sys._current_frames()
+        if all(frames[t].f_code is block.__code__ and frames[t].f_lineno == sleeping_line for t in blocked):
+            break
+        time.sleep(0.001)
+    print("READY", flush=True)
+
+
 async def inner(then):
     block(2, then)
 
@@ -53,6 +66,7 @@ def other_thread():
         await asyncio.gather(asyncio.create_task(outer(other_blocked.set), name="other-blocker-é"))
 
     other_ids["thread_id"] = threading.get_native_id()
+    other_ids["ident"] = threading.get_ident()
     asyncio.run(other_main())
 
 
@@ -67,7 +81,7 @@ async def main_task(out):
         ]
         with open(out, "w", encoding="utf-8") as f:
             json.dump({"pid": os.getpid(), "threads": threads}, f, ensure_ascii=False)
-        print("READY", flush=True)
+        threading.Thread(target=ready_once_both_sleep, daemon=True).start()
 
     blocker = asyncio.create_task(outer(record), name="blocker")
     waiter1 = asyncio.create_task(gather_all(blocker), name="waiter-1")

@@ -85,6 +85,25 @@ final class ChurnStacks {
         return Optional.of(String.join("|", functions));
     }
 
+    /**
+     * The main thread's stacks over at least {@code walks} walks, and on (up to ten times as many) until
+     * it showed more than three distinct stacks and {@code alsoWanted} holds: a target starved of CPU
+     * for a moment shows one stack throughout.
+     */
+    static List<String> mainStacks(PythonProcess process, SnapshotOptions options, int walks,
+                                   java.util.function.BooleanSupplier alsoWanted) throws InspectionException {
+        List<String> stacks = new ArrayList<>();
+        Set<String> distinct = new HashSet<>();
+        for (int i = 0; i < walks || i < 10 * walks && (distinct.size() <= 3 || !alsoWanted.getAsBoolean()); i++) {
+            Optional<String> stack = mainStack(process, options);
+            if (stack.isPresent()) {
+                stacks.add(stack.get());
+                distinct.add(stack.get());
+            }
+        }
+        return stacks;
+    }
+
     /** The stacks that break the call graph or have another number of descend() levels. */
     List<String> impossible(Collection<String> stacks) {
         List<String> bad = new ArrayList<>();

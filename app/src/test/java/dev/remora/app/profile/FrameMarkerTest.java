@@ -78,15 +78,7 @@ class FrameMarkerTest {
             PythonProcess marked = PythonProcess.attach(image, memory);
             marked.useFrameMarkers();
 
-            List<String> snapshots = new ArrayList<>();
-            java.util.Set<String> distinct = new HashSet<>();
-            // A target starved of CPU for a moment shows one stack throughout: sample on until it moved.
-            for (int i = 0; i < 3000 || i < 30_000 && distinct.size() <= 3; i++) {
-                ChurnStacks.mainStack(marked, MAIN).ifPresent(stack -> {
-                    snapshots.add(stack);
-                    distinct.add(stack);
-                });
-            }
+            List<String> snapshots = ChurnStacks.mainStacks(marked, MAIN, 3000, () -> true);
             ProfileBuilder builder = new ProfileBuilder(new ProfileInfo(target.pid(), "3.15", backend,
                     ProfileMode.WALL, 1, 0));
             WalkStats before = marked.stats();
@@ -103,7 +95,7 @@ class FrameMarkerTest {
             }
             WalkStats plainAfter = plain.stats();
 
-            assertThat(distinct).as("distinct stacks").hasSizeGreaterThan(3);
+            assertThat(new HashSet<>(snapshots)).as("distinct stacks").hasSizeGreaterThan(3);
             assertThat(snapshots).as("snapshots").hasSizeGreaterThan(300);
             assertThat(profiled).as("profiled samples").hasSizeGreaterThan(300);
             assertThat(DEEP_CHURN.impossible(snapshots)).as("impossible snapshots").hasSizeLessThanOrEqualTo(Math.max(1, snapshots.size() / 1000));
@@ -124,19 +116,11 @@ class FrameMarkerTest {
              RemoteMemory memory = open(backend, target.pid())) {
             PythonProcess marked = PythonProcess.attach(ProcfsProcessImage.of(target.pid()), memory);
             marked.useFrameMarkers();
-            List<String> snapshots = new ArrayList<>();
-            java.util.Set<String> distinct = new HashSet<>();
             WalkStats before = marked.stats();
-            // A target starved of CPU for a moment shows one stack throughout: sample on until it moved.
-            for (int i = 0; i < 5000 || i < 50_000 && (distinct.size() <= 3
-                    || marked.stats().markerWalks() == before.markerWalks()); i++) {
-                ChurnStacks.mainStack(marked, MAIN).ifPresent(stack -> {
-                    snapshots.add(stack);
-                    distinct.add(stack);
-                });
-            }
+            List<String> snapshots = ChurnStacks.mainStacks(marked, MAIN, 5000,
+                    () -> marked.stats().markerWalks() > before.markerWalks());
             WalkStats after = marked.stats();
-            assertThat(distinct).as("distinct stacks").hasSizeGreaterThan(3);
+            assertThat(new HashSet<>(snapshots)).as("distinct stacks").hasSizeGreaterThan(3);
             assertThat(after.markerWalks() - before.markerWalks()).as("walks that stopped at the marker").isPositive();
             assertThat(SHALLOW_CHURN.impossible(snapshots)).as("impossible snapshots")
                     .hasSizeLessThanOrEqualTo(Math.max(1, snapshots.size() / 1000));
@@ -247,11 +231,12 @@ class FrameMarkerTest {
              RemoteMemory memory = open(backend, target.pid())) {
             PythonProcess marked = PythonProcess.attach(ProcfsProcessImage.of(target.pid()), memory);
             marked.useFrameMarkers();
-            List<String> seen = new ArrayList<>();
-            for (int i = 0; i < 4000; i++) {
-                ChurnStacks.mainStack(marked, MAIN).ifPresent(seen::add);
+            List<String> keyed = new ArrayList<>();
+            // Until enough walks found a key function running, however the target is scheduled.
+            for (int i = 0; i < 4000 || i < 40_000 && keyed.size() <= 200; i++) {
+                ChurnStacks.mainStack(marked, MAIN).filter(s -> s.endsWith("|ka") || s.endsWith("|kb"))
+                        .ifPresent(keyed::add);
             }
-            List<String> keyed = seen.stream().filter(s -> s.endsWith("|ka") || s.endsWith("|kb")).toList();
             assertThat(keyed).as("samples inside a key function").hasSizeGreaterThan(200);
             List<String> spliced = keyed.stream().filter(s -> !s.endsWith("step_a|ka") && !s.endsWith("step_b|kb")).toList();
             assertThat(spliced).as("key functions under the other caller").isEmpty();

@@ -40,10 +40,7 @@ class PossibleStacksTest {
              VmReadvMemory memory = VmReadvMemory.open(target.pid())) {
             ProcfsProcessImage image = ProcfsProcessImage.of(target.pid());
             PythonProcess cached = PythonProcess.attach(image, memory);
-            List<String> cachedStacks = new ArrayList<>();
-            for (int i = 0; i < 5000; i++) {
-                ChurnStacks.mainStack(cached, MAIN).ifPresent(cachedStacks::add);
-            }
+            List<String> cachedStacks = ChurnStacks.mainStacks(cached, MAIN, 5000, () -> true);
             List<String> freshStacks = new ArrayList<>();
             for (int i = 0; i < 2000; i++) {
                 ChurnStacks.mainStack(PythonProcess.attach(image, memory), MAIN).ifPresent(freshStacks::add);

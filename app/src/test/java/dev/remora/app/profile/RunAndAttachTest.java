@@ -42,8 +42,11 @@ class RunAndAttachTest {
         long spinning = lines.stream().filter(l -> l.contains("short_lived.py:spin_until:"))
                 .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
         long total = lines.stream().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        // The interpreter's own start-up is sampled too, for longer on a slow machine: count the script's samples.
+        long inScript = lines.stream().filter(l -> l.contains("short_lived.py:"))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
         assertThat(total).isGreaterThan(300);
-        assertThat(spinning).isGreaterThan(total * 9 / 10);
+        assertThat(spinning).isGreaterThan(inScript * 9 / 10);
     }
 
     @Test
