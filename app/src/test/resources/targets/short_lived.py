@@ -1,4 +1,5 @@
-"""Works for about a second in a known function, then exits on its own."""
+"""Works for about a second (or the seconds given) in a known function, then exits on its own."""
+import sys
 import time
 
 
@@ -9,4 +10,4 @@ def spin_until(deadline):
     return n
 
 
-spin_until(time.monotonic() + 1.0)
+spin_until(time.monotonic() + (float(sys.argv[1]) if len(sys.argv) > 1 else 1.0))

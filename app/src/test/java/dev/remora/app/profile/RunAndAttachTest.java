@@ -99,7 +99,8 @@ class RunAndAttachTest {
     @Test
     void attachEndsCleanlyWhenTheTargetExits() throws Exception {
         Path script = copy("targets/short_lived.py");
-        Process target = new ProcessBuilder(directPython().toString(), script.toString()).start();
+        // Long enough to outlast the wait for its runtime and a cold attach on a slow machine.
+        Process target = new ProcessBuilder(directPython().toString(), script.toString(), "3").start();
         try {
             Path profile = dir.resolve("exit.txt");
             awaitPythonRuntime(target.pid());
