@@ -102,9 +102,14 @@ class FrameMarkerTest {
             assertThat(DEEP_CHURN.impossible(profiled)).as("impossible profiled stacks").hasSizeLessThanOrEqualTo(Math.max(1, profiled.size() / 1000));
             double markedBytes = (double) (after.remoteBytes() - before.remoteBytes()) / (after.snapshots() - before.snapshots());
             double plainBytes = (double) (plainAfter.remoteBytes() - plainBefore.remoteBytes()) / (plainAfter.snapshots() - plainBefore.snapshots());
-            assertThat(after.markerWalks() - before.markerWalks()).as("walks that reused frames below the marker")
-                    .isGreaterThan(1000);
-            assertThat(markedBytes).as("bytes read per marked walk vs %.0f unmarked", plainBytes).isLessThan(plainBytes / 2);
+            long markerWalks = after.markerWalks() - before.markerWalks();
+            assertThat(markerWalks).as("walks that reused frames below the marker").isGreaterThan(1000);
+            assertThat((after.framesBelowMarker() - before.framesBelowMarker()) / markerWalks)
+                    .as("frames reused per such walk, of the 60 under dispatch()").isGreaterThanOrEqualTo(55);
+            // A walk that met a change starts again from the top; how many do depends on how the two
+            // processes share the CPU (here 1.1-6 KB against 17 KB unmarked; 11 KB once on a loaded machine).
+            assertThat(markedBytes).as("bytes read per marked walk vs %.0f unmarked", plainBytes)
+                    .isLessThan(plainBytes * 0.8);
         }
     }
 
