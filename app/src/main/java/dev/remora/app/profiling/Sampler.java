@@ -9,13 +9,36 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Walks the target at a fixed rate until told to stop, the duration is over or the target exits.
- * Sample times are scheduled on a fixed grid from the start, so the rate does not drift; when a walk
- * overruns, the grid points it covered are counted as missed instead of being caught up in a burst;
- * between samples the thread sleeps rather than spinning.
+ * Sample times are scheduled on a fixed grid from the start, so the rate does not drift; between
+ * samples the thread sleeps rather than spinning. Grid points that pass while the sampler is held up
+ * (a slow walk, or the machine busy with the target) are sampled as soon as it runs again, back to
+ * back: skipping them would under-count whatever the target was doing while it had the CPU. Only
+ * points more than {@link #CATCH_UP_NANOS} behind are given up, and counted as missed.
  */
 public final class Sampler {
 
     private static final long SECOND = 1_000_000_000L;
+    /** How far behind the grid the sampler still catches up; older points are missed. */
+    static final long CATCH_UP_NANOS = 50_000_000L;
+
+    /** The time and the sleeps the sampler schedules by; tests give it one that only moves when told. */
+    interface Clock {
+        Clock SYSTEM = new Clock() {
+            @Override
+            public long nanoTime() {
+                return System.nanoTime();
+            }
+
+            @Override
+            public void parkNanos(long nanos) {
+                LockSupport.parkNanos(nanos);
+            }
+        };
+
+        long nanoTime();
+
+        void parkNanos(long nanos);
+    }
 
     /**
      * @param durationNanos how long to sample, or 0 for as long as the target lives
@@ -32,13 +55,19 @@ public final class Sampler {
     private final ProfileBuilder builder;
     private final Settings settings;
     private final SamplerListener listener;
+    private final Clock clock;
     private boolean targetExited;
 
     public Sampler(Source source, ProfileBuilder builder, Settings settings, SamplerListener listener) {
+        this(source, builder, settings, listener, Clock.SYSTEM);
+    }
+
+    Sampler(Source source, ProfileBuilder builder, Settings settings, SamplerListener listener, Clock clock) {
         this.source = source;
         this.builder = builder;
         this.settings = settings;
         this.listener = listener;
+        this.clock = clock;
     }
 
     /** Whether sampling ended because the target went away. */
@@ -52,18 +81,19 @@ public final class Sampler {
      */
     public SamplingStats run(BooleanSupplier stop, BooleanSupplier targetAlive) {
         long interval = settings.intervalNanos();
-        long start = System.nanoTime();
+        long catchUp = Math.max(interval, CATCH_UP_NANOS);
+        long start = clock.nanoTime();
         long next = start;
         long attempts = 0, failures = 0, missed = 0, lastCall = 0;
         long lastTick = start, lastWindow = start;
         int windowStart = 0;
         while (!stop.getAsBoolean()) {
-            long now = System.nanoTime();
+            long now = clock.nanoTime();
             if (settings.durationNanos() > 0 && now - start >= settings.durationNanos()) {
                 break;
             }
             if (now < next) {
-                LockSupport.parkNanos(next - now);
+                clock.parkNanos(next - now);
                 continue;
             }
             builder.beginSample(now - start);
@@ -81,11 +111,11 @@ public final class Sampler {
                     break;
                 }
             }
-            long done = System.nanoTime();
+            long done = clock.nanoTime();
             lastCall = done - now;
             next += interval;
-            if (done - next > interval) {
-                long skipped = (done - next) / interval;
+            if (done - next > catchUp) {
+                long skipped = (done - next - catchUp + interval - 1) / interval;
                 missed += skipped;
                 next += skipped * interval;
             }
@@ -104,7 +134,7 @@ public final class Sampler {
                 }
             }
         }
-        long elapsed = System.nanoTime() - start;
+        long elapsed = clock.nanoTime() - start;
         int end = builder.profile().samples().size();
         if (end > windowStart) {
             listener.window(builder.profile(), windowStart, end);
