@@ -63,6 +63,13 @@ class FrameMarkerTest {
         return backend.equals("procmem") ? ProcMemMemory.open(pid) : VmReadvMemory.open(pid);
     }
 
+    /** A reader of the target that keeps frame markers. */
+    private static PythonProcess marked(ChurnStacks.Running target, RemoteMemory memory) throws Exception {
+        PythonProcess marked = PythonProcess.attach(ProcfsProcessImage.of(target.pid()), memory);
+        marked.useFrameMarkers();
+        return marked;
+    }
+
     static List<TargetInterpreter> olderInterpreters() {
         return TargetInterpreters.all().stream().filter(p -> p.minor() < 15).toList();
     }
@@ -119,8 +126,7 @@ class FrameMarkerTest {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-");
              ChurnStacks.Running target = SHALLOW_CHURN.start(python, dir);
              RemoteMemory memory = open(backend, target.pid())) {
-            PythonProcess marked = PythonProcess.attach(ProcfsProcessImage.of(target.pid()), memory);
-            marked.useFrameMarkers();
+            PythonProcess marked = marked(target, memory);
             WalkStats before = marked.stats();
             List<String> snapshots = ChurnStacks.mainStacks(marked, MAIN, 5000,
                     () -> marked.stats().markerWalks() > before.markerWalks());
@@ -138,8 +144,7 @@ class FrameMarkerTest {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-");
              ChurnStacks.Running target = ChurnStacks.start(python, dir, "settle_then_spin.py");
              RemoteMemory memory = VmReadvMemory.open(target.pid())) {
-            PythonProcess marked = PythonProcess.attach(ProcfsProcessImage.of(target.pid()), memory);
-            marked.useFrameMarkers();
+            PythonProcess marked = marked(target, memory);
             // The chain under spin() is: the entry frame, <module>, main(), spin().
             int spinPosition = 3;
             long spinning = 0, markerBelowSpin = 0, episodes = 0;
@@ -181,8 +186,7 @@ class FrameMarkerTest {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-");
              ChurnStacks.Running target = ChurnStacks.start(python, dir, "short_calls.py");
              RemoteMemory memory = VmReadvMemory.open(target.pid())) {
-            PythonProcess marked = PythonProcess.attach(ProcfsProcessImage.of(target.pid()), memory);
-            marked.useFrameMarkers();
+            PythonProcess marked = marked(target, memory);
             WalkStats before = marked.stats();
             for (int i = 0; i < 20_000; i++) {
                 marked.snapshot(MAIN);
@@ -234,8 +238,7 @@ class FrameMarkerTest {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-marker-");
              ChurnStacks.Running target = ChurnStacks.start(python, dir, "marker_callbacks.py");
              RemoteMemory memory = open(backend, target.pid())) {
-            PythonProcess marked = PythonProcess.attach(ProcfsProcessImage.of(target.pid()), memory);
-            marked.useFrameMarkers();
+            PythonProcess marked = marked(target, memory);
             List<String> keyed = new ArrayList<>();
             // Until enough walks found a key function running, however the target is scheduled.
             for (int i = 0; i < 4000 || i < 40_000 && keyed.size() <= 200; i++) {
