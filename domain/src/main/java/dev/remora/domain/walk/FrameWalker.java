@@ -155,6 +155,7 @@ final class FrameWalker {
                     if (options.opcodes() && emitted == 0) {
                         // Straight from the target: the address moves every sample and must not join the replayed ranges.
                         reader.readApart(instrPtr, codeUnit, 0, 2);
+                        readsBefore++; // one small read every walk makes, not a cold code object's
                         visitor.opcode(layout.opcodeName(Bytes.getUnsignedShort(codeUnit, 0)));
                     }
                     show(resolve(codes, cache, address, executable, instrPtr), visitor);
