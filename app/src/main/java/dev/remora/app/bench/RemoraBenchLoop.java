@@ -31,12 +31,15 @@ public final class RemoraBenchLoop implements BenchSide {
     private final PythonProcess process;
     private final ProfileBuilder builder;
     private final Call call;
+    /** Another unwinder takes turns on the same target and keeps the frame markers its own way. */
+    private final boolean sharesTarget;
     private WalkStats before;
     private long incompleteBefore;
     private final long origin = System.nanoTime();
     private long calls, samples, failures, work, wall, allocated;
 
-    public RemoraBenchLoop(PythonProcess process, ThreadScope scope, BenchApi api) {
+    public RemoraBenchLoop(PythonProcess process, ThreadScope scope, BenchApi api, boolean sharesTarget) {
+        this.sharesTarget = sharesTarget;
         ProfileMode mode = scope == ThreadScope.only_active ? ProfileMode.GIL : ProfileMode.WALL;
         this.process = process;
         this.builder = new ProfileBuilder(new ProfileInfo(process.pid(), process.version().toString(),
@@ -55,8 +58,9 @@ public final class RemoraBenchLoop implements BenchSide {
 
     @Override
     public void measure(long nanos) {
-        // CPython's unwinder, when it took the turn before, kept the frame markers its own way.
-        process.distrustFrameMarkers();
+        if (sharesTarget) {
+            process.distrustFrameMarkers();
+        }
         long allocatedBefore = allocatedBytes();
         long start = System.nanoTime();
         long end = start + nanos;

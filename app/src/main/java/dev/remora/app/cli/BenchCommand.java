@@ -137,7 +137,7 @@ public final class BenchCommand implements Callable<Integer> {
         int rounds = (int) Math.max(1, Math.ceil(seconds / SLICE_SECONDS));
         BenchResult ours;
         Optional<BenchResult> theirs = Optional.empty();
-        try (RemoraBenchLoop remora = new RemoraBenchLoop(process, threads, api)) {
+        try (RemoraBenchLoop remora = new RemoraBenchLoop(process, threads, api, reference.isPresent())) {
             if (reference.isEmpty()) {
                 remora.warmUp(WARM_UP_NANOS);
                 remora.measure(nanos);
