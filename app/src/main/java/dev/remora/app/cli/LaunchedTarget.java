@@ -82,6 +82,11 @@ final class LaunchedTarget implements AutoCloseable {
         throw last;
     }
 
+    /** The child's exit code once it has ended on its own; empty while it runs. */
+    java.util.OptionalInt exitCode() throws InterruptedException {
+        return child.waitFor(0, TimeUnit.SECONDS) ? java.util.OptionalInt.of(child.exitValue()) : java.util.OptionalInt.empty();
+    }
+
     /** A target that dies at once: say how it ended, not that it is missing. */
     private UserError exitedEarly() throws InterruptedException {
         child.waitFor(5, TimeUnit.SECONDS);

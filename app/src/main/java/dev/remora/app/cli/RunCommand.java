@@ -53,8 +53,16 @@ public final class RunCommand implements Callable<Integer> {
             ProfileOutput output = ProfileOutput.prepare(profile, target.pid(), spec.commandLine().getOut(),
                     spec.commandLine().getErr());
             PythonProcess process = target.attach(backend);
-            return new ProfileSession(process, target.ports().image(), profile, output, spec.commandLine().getErr())
+            int code = new ProfileSession(process, target.ports().image(), profile, output, spec.commandLine().getErr())
                     .run(target::alive);
+            // A script that failed fails the run too, once its profile is written: scripts and CI steps see it.
+            java.util.OptionalInt exited = target.exitCode();
+            if (code == 0 && exited.isPresent() && exited.getAsInt() != 0) {
+                spec.commandLine().getErr().printf("remora: the target exited with code %d%n", exited.getAsInt());
+                spec.commandLine().getErr().flush();
+                return UserErrorHandler.EXIT_FAILURE;
+            }
+            return code;
         }
     }
 }

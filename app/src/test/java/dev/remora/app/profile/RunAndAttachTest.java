@@ -65,10 +65,23 @@ class RunAndAttachTest {
         Path script = copy("targets/fails_at_start.py");
         try (RemoraProcess remora = RemoraProcess.start(dir, "run", "--python", directPython().toString(), script.toString())) {
             assertThat(remora.waitFor()).isNotZero();
+            // Remora attaches within some 50 ms: the script may fail before or just after that.
             assertThat(remora.err()).contains("remora-test: this target refuses to start")
-                    .contains("remora: the target exited with code 1 before it could be profiled")
+                    .contains("remora: the target exited with code 1")
                     .doesNotContain("\tat ");
         }
+    }
+
+    @Test
+    void aScriptThatFailsAfterItWasProfiledFailsTheRunAndKeepsItsProfile() throws Exception {
+        Path script = dir.resolve("fails_later.py");
+        Files.writeString(script, "import time\ntime.sleep(1)\nraise SystemExit(3)\n");
+        Path profile = dir.resolve("later.txt");
+        RemoraCli run = RemoraCli.run("run", "--python", directPython(), "--collapsed", "-o", profile, script);
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
+        assertThat(run.err()).contains("Profile written to " + profile).endsWith("remora: the target exited with code 3\n");
+        assertThat(Files.readString(profile)).contains("fails_later.py:<module>:2");
     }
 
     @Test
@@ -79,10 +92,11 @@ class RunAndAttachTest {
             assertThat(new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8)).readLine())
                     .isEqualTo("READY");
             Path profile = dir.resolve("interrupted.txt");
-            try (RemoraProcess remora = RemoraProcess.start(dir, "attach", "--collapsed", "-o", profile.toString(),
-                    Long.toString(target.pid()))) {
+            try (RemoraProcess remora = RemoraProcess.start(dir, "attach", "--realtime-stats", "--collapsed", "-o",
+                    profile.toString(), Long.toString(target.pid()))) {
                 remora.awaitErr("Ctrl-C stops and writes the profile.");
-                Thread.sleep(500); // let it collect some samples first
+                // The live line, drawn once sampling has gone on for a second: there are samples to keep.
+                remora.awaitErr("Samples: ");
                 remora.interrupt();
                 int code = remora.waitFor();
                 assertThat(remora.err()).contains("Interrupted by user.").contains("Profile written to");
