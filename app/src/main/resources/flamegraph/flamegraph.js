@@ -311,7 +311,10 @@
       ['Error rate', m.errorRate == null ? '?' : (100 * m.errorRate).toFixed(2) + '%'],
       ['Started', m.startEpochMillis > 0 ? new Date(m.startEpochMillis).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '?'],
     ];
-    if (m.incompleteStacks > 0) items.push(['Incomplete stacks', number.format(m.incompleteStacks)]);
+    if (m.errors > 0) {
+      const reasons = Object.entries(m.errorReasons || {}).map(([why, n]) => number.format(n) + ' ' + why);
+      items.push(['Errors', number.format(m.errors) + (reasons.length ? ' (' + reasons.join(', ') + ')' : '')]);
+    }
     if (m.missed > 0) items.push(['Missed', number.format(m.missed)]);
     const list = document.getElementById('meta');
     for (const [name, value] of items) {

@@ -34,7 +34,7 @@ public final class RemoraBenchLoop implements BenchSide {
     /** Another unwinder takes turns on the same target and keeps the frame markers its own way. */
     private final boolean sharesTarget;
     private WalkStats before;
-    private long incompleteBefore;
+    private long errorsBefore;
     private final long origin = System.nanoTime();
     private long calls, samples, failures, work, wall, allocated;
 
@@ -53,7 +53,7 @@ public final class RemoraBenchLoop implements BenchSide {
         measure(nanos);
         calls = samples = failures = work = wall = allocated = 0;
         before = process.stats();
-        incompleteBefore = builder.incompleteStacks();
+        errorsBefore = builder.errorCount();
     }
 
     @Override
@@ -85,7 +85,7 @@ public final class RemoraBenchLoop implements BenchSide {
 
     @Override
     public BenchResult result() {
-        Map<String, Long> stats = stats(before, process.stats(), builder.incompleteStacks() - incompleteBefore);
+        Map<String, Long> stats = stats(before, process.stats(), builder.errorCount() - errorsBefore);
         stats.put("allocated_bytes_per_call", calls == 0 ? 0 : allocated / calls);
         return new BenchResult("remora", calls, samples, failures, work, wall, stats);
     }
@@ -99,9 +99,11 @@ public final class RemoraBenchLoop implements BenchSide {
         return switch (api) {
             case stack -> {
                 SnapshotOptions walk = new SnapshotOptions(scope != ThreadScope.main, false, true, false, false);
+                // A sample only when every thread's stack was read whole.
                 yield builder -> {
+                    long errors = builder.errorCount();
                     process.sample(walk, builder);
-                    return true;
+                    return builder.errorCount() == errors;
                 };
             }
             case async -> builder -> tasks(process.asyncSnapshot(AsyncMode.RUNNING), builder);
@@ -125,7 +127,7 @@ public final class RemoraBenchLoop implements BenchSide {
         return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
     }
 
-    private static Map<String, Long> stats(WalkStats before, WalkStats after, long incompleteStacks) {
+    private static Map<String, Long> stats(WalkStats before, WalkStats after, long stackErrors) {
         Map<String, Long> stats = new LinkedHashMap<>();
         stats.put("code_object_cache_hits", after.codeObjectHits() - before.codeObjectHits());
         stats.put("code_object_cache_misses", after.codeObjectMisses() - before.codeObjectMisses());
@@ -139,7 +141,7 @@ public final class RemoraBenchLoop implements BenchSide {
         stats.put("marker_walks", after.markerWalks() - before.markerWalks());
         stats.put("frames_below_marker", after.framesBelowMarker() - before.framesBelowMarker());
         stats.put("marker_writes", after.markerWrites() - before.markerWrites());
-        stats.put("incomplete_stacks", incompleteStacks);
+        stats.put("stack_errors", stackErrors);
         return stats;
     }
 }

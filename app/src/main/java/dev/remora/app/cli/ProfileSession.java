@@ -127,11 +127,17 @@ final class ProfileSession {
         } else if (exited) {
             err.printf("Process %d exited.%n", process.pid());
         }
-        err.printf(Locale.ROOT, "Captured %d sample%s in %.2f seconds%n", stats.attempts(), stats.attempts() == 1 ? "" : "s", seconds);
-        err.printf(Locale.ROOT, "Sample rate: %.2f samples/sec (requested %s)%n", stats.achievedRate(), options.rate);
-        err.printf(Locale.ROOT, "Error rate: %.2f%%%n", stats.errorRate() * 100);
+        err.printf(Locale.ROOT, "Captured %d sample%s in %.2f seconds (%d tick%s)%n", stats.samples(),
+                stats.samples() == 1 ? "" : "s", seconds, stats.ticks(), stats.ticks() == 1 ? "" : "s");
+        err.printf(Locale.ROOT, "Sample rate: %.2f ticks/sec (requested %s)%n", stats.achievedRate(), options.rate);
+        err.printf(Locale.ROOT, "Error rate: %.2f%%", stats.errorRate() * 100);
+        if (stats.errors().total() > 0) {
+            err.printf(Locale.ROOT, " (%d stack%s not read whole: %s)", stats.errors().total(),
+                    stats.errors().total() == 1 ? "" : "s", stats.errors().describe());
+        }
+        err.println();
         if (stats.missed() > 0) {
-            long expected = stats.attempts() + stats.missed();
+            long expected = stats.ticks() + stats.missed();
             err.printf(Locale.ROOT, "Warning: missed %d samples from the expected total of %d (%.2f%%)%n",
                     stats.missed(), expected, 100.0 * stats.missed() / expected);
         }
@@ -149,7 +155,7 @@ final class ProfileSession {
             nameThreads(profile);
             if (options.realtimeStats || progress) {
                 err.printf(Locale.ROOT, "\r\033[KSamples: %d  rate: %.1f Hz  last call: %.1f µs  errors: %.2f%%  missed: %d",
-                        live.attempts(), live.rate(), live.recentCallNanos() / 1e3, live.errorPercent(), live.missed());
+                        live.samples(), live.rate(), live.recentCallNanos() / 1e3, live.errorPercent(), live.missed());
                 if (!options.realtimeStats) {
                     err.print("  (Ctrl-C to stop)");
                 }

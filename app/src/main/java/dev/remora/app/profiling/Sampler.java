@@ -84,7 +84,7 @@ public final class Sampler {
         long catchUp = Math.max(interval, CATCH_UP_NANOS);
         long start = clock.nanoTime();
         long next = start;
-        long attempts = 0, failures = 0, missed = 0, lastCall = 0;
+        long attempts = 0, missed = 0, lastCall = 0;
         long lastTick = start, lastWindow = start;
         int windowStart = 0;
         while (!stop.getAsBoolean()) {
@@ -105,7 +105,7 @@ public final class Sampler {
                 targetExited = true;
                 break;
             } catch (InspectionException e) {
-                failures++;
+                builder.tickFailed();
                 if (!targetAlive.getAsBoolean()) {
                     targetExited = true;
                     break;
@@ -127,7 +127,8 @@ public final class Sampler {
             }
             if (done - lastTick >= SECOND) {
                 lastTick = done;
-                listener.tick(builder.profile(), new SamplerProgress(attempts, failures, missed, done - start, lastCall));
+                listener.tick(builder.profile(), new SamplerProgress(attempts, builder.profile().samples().size(),
+                        builder.errorCount(), missed, done - start, lastCall));
                 if (!targetAlive.getAsBoolean()) {
                     targetExited = true;
                     break;
@@ -139,7 +140,7 @@ public final class Sampler {
         if (end > windowStart) {
             listener.window(builder.profile(), windowStart, end);
         }
-        SamplingStats stats = new SamplingStats(attempts, failures, builder.incompleteStacks(), missed, elapsed);
+        SamplingStats stats = new SamplingStats(attempts, end, builder.errors(), missed, elapsed);
         builder.finish(stats);
         return stats;
     }

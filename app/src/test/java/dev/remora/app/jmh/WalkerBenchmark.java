@@ -109,7 +109,7 @@ public class WalkerBenchmark {
         }
 
         @Override
-        public void endThread(java.util.Optional<String> problem) {
+        public void endThread(java.util.Optional<dev.remora.domain.model.StackProblem> problem) {
             count += problem.isPresent() ? 1 : 0;
         }
     }

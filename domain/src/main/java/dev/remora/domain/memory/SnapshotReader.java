@@ -50,6 +50,12 @@ public final class SnapshotReader {
     private long extraStart;
     private int extraLength;
 
+    private Rider[] riders = new Rider[8];
+    private int riderCount;
+    private Rider[] ridingNow = new Rider[8];
+    private int[] riderFirst = new int[8];
+
+    private long snapshots;
     private long remoteReads;
     private long remoteBytes;
     private long batches;
@@ -70,9 +76,87 @@ public final class SnapshotReader {
             regions.appendMerged(recordedChecks.plan());
             checks = regions.count - planned;
         }
+        regions.count = planned + checks;
+        snapshots++;
+        int riding = takeRiders();
         refreshes = 0;
         extraOffset = -1;
-        int total = planned + checks;
+        int total = regions.count;
+        if (total == 0) {
+            searchable = 0;
+            checksUsable = false;
+            return;
+        }
+        batches++;
+        remoteReads++;
+        remoteBytes += regions.end();
+        int whole = memory.readPrefix(regions.start, regions.length, regions.bytes, regions.offset, total);
+        searchable = Math.min(whole, planned);
+        checksUsable = whole >= planned + checks;
+        for (int k = 0; k < riding; k++) {
+            int first = riderFirst[k], n = ridingNow[k].ranges();
+            ridingNow[k].arrived(regions.bytes, regions.offset, first, first >= 0 && whole >= first + n, snapshots);
+        }
+    }
+
+    /**
+     * A reader of its own ranges that rides along with the next snapshot's batch: its ranges are read
+     * after all the others, in its order, unmerged; {@link #ride} it again for each batch.
+     */
+    public interface Rider {
+        int ranges();
+
+        long start(int range);
+
+        int length(int range);
+
+        /**
+         * The batch of snapshot {@code snapshot} (see {@link #snapshots}) was read: the rider's ranges sit
+         * at {@code offsets[first ..]} in {@code bytes} when {@code whole}.
+         */
+        void arrived(byte[] bytes, int[] offsets, int first, boolean whole, long snapshot);
+    }
+
+    /** Has {@code rider}'s ranges read at the end of the next snapshot's batch. */
+    public void ride(Rider rider) {
+        if (riderCount == riders.length) {
+            riders = java.util.Arrays.copyOf(riders, riderCount * 2);
+        }
+        riders[riderCount++] = rider;
+    }
+
+    /** Appends the riders of the last snapshot to the batch; returns how many ride along. */
+    private int takeRiders() {
+        if (ridingNow.length < riderCount) {
+            ridingNow = new Rider[riders.length];
+            riderFirst = new int[riders.length];
+        }
+        int riding = riderCount;
+        for (int k = 0; k < riding; k++) {
+            Rider rider = riders[k];
+            riders[k] = null;
+            ridingNow[k] = rider;
+            int first = regions.count;
+            for (int r = 0; r < rider.ranges() && first >= 0; r++) {
+                if (!regions.add(rider.start(r), rider.length(r))) {
+                    first = -1;
+                }
+            }
+            riderFirst[k] = first;
+        }
+        riderCount = 0;
+        return riding;
+    }
+
+    /**
+     * Fetches the planned batch again, now: for a walk that met a change and reads the stack afresh.
+     * What this snapshot serves from here on comes from this batch or later reads.
+     */
+    public void refetch() {
+        refreshes = 0;
+        extraOffset = -1;
+        regions.count = planned + checks;
+        int total = regions.count;
         if (total == 0) {
             searchable = 0;
             checksUsable = false;
@@ -84,6 +168,11 @@ public final class SnapshotReader {
         int whole = memory.readPrefix(regions.start, regions.length, regions.bytes, regions.offset, total);
         searchable = Math.min(whole, planned);
         checksUsable = whole == total;
+    }
+
+    /** Snapshots begun so far: the current one's number. */
+    public long snapshots() {
+        return snapshots;
     }
 
     public RemoteMemory memory() {

@@ -39,7 +39,18 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
     public record Thread(long size, long prev, long next, long currentFrame, OptionalLong baseFrame,
                          long nativeThreadId, long datastackChunk,
                          OptionalLong holdsGil, OptionalLong gilRequested, OptionalLong currentException,
-                         OptionalLong excStateValue, OptionalLong lastProfiledFrame, int readLength) {}
+                         OptionalLong excStateValue, OptionalLong lastProfiledFrame, int readLength) {
+
+        /** {@code datastack_top}: the data stack's first free slot (it follows the chunk in 3.11+). */
+        public long datastackTop() {
+            return datastackChunk + 8;
+        }
+
+        /** {@code datastack_limit}: the end of the current chunk (it follows the top in 3.11+). */
+        public long datastackLimit() {
+            return datastackChunk + 16;
+        }
+    }
 
     /**
      * @param localsPlus where {@code localsplus[]}, the locals and then the value stack, starts

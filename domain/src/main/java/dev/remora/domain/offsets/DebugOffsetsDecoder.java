@@ -117,11 +117,13 @@ public final class DebugOffsetsDecoder {
         // fixed its moves against reused frame addresses.
         OptionalLong marker = f.optionalField("thread_state.last_profiled_frame_seq", size, 8).isPresent()
                 ? f.optionalField("thread_state.last_profiled_frame", size, 8) : OptionalLong.empty();
+        // The chunk is followed by datastack_top and datastack_limit: all three must lie inside.
+        long datastackChunk = f.field("thread_state.datastack_chunk", size - 16, 8);
         int readLength = coveringLength(size, prev, next, currentFrame, baseFrame.orElse(0), nativeId,
-                holdsGil.orElse(0), gilRequested.orElse(0), exception.orElse(0), excValue.orElse(0), marker.orElse(0));
+                holdsGil.orElse(0), gilRequested.orElse(0), exception.orElse(0), excValue.orElse(0), marker.orElse(0),
+                datastackChunk + 16);
         return new DebugOffsets.Thread(size, prev, next, currentFrame, baseFrame, nativeId,
-                f.field("thread_state.datastack_chunk", size, 8), holdsGil, gilRequested, exception, excValue,
-                marker, readLength);
+                datastackChunk, holdsGil, gilRequested, exception, excValue, marker, readLength);
     }
 
     private static DebugOffsets.Frame frame(StructFields f) throws CorruptTarget {

@@ -16,7 +16,7 @@ public final class Profile {
     private final CallTree tree;
     private final ThreadTable threads;
     private final SampleLog samples;
-    private SamplingStats stats = new SamplingStats(0, 0, 0, 0, 0);
+    private SamplingStats stats = SamplingStats.NONE;
     private final List<String> opcodeNames = new ArrayList<>();
     private final Map<String, Integer> opcodeIds = new HashMap<>();
 

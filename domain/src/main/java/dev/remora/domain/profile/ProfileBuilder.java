@@ -1,6 +1,7 @@
 package dev.remora.domain.profile;
 
 import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.walk.StackVisitor;
 
 import java.util.Arrays;
@@ -26,7 +27,7 @@ public final class ProfileBuilder implements StackVisitor {
     private int[] tailNodes = new int[16];
     private int tailNode = -1;
     private long now;
-    private long incomplete;
+    private final long[] errors = new long[StackProblem.Kind.values().length];
 
     public ProfileBuilder(ProfileInfo info) {
         this.profile = new Profile(info, new FrameTable(), new CallTree(), new ThreadTable(), new SampleLog());
@@ -96,10 +97,10 @@ public final class ProfileBuilder implements StackVisitor {
     }
 
     @Override
-    public void endThread(Optional<String> problem) {
-        // A cut stack would be counted under a wrong parent; a stack with no Python frame says nothing.
+    public void endThread(Optional<StackProblem> problem) {
+        // A cut stack would be counted under a wrong parent: the tick is an error, with its reason.
         if (problem.isPresent()) {
-            incomplete++;
+            errors[problem.get().kind().ordinal()]++;
             return;
         }
         if (depth == 0 && tailNode < 0) {
@@ -113,9 +114,23 @@ public final class ProfileBuilder implements StackVisitor {
         profile.samples().add(now, node, status, opcode);
     }
 
-    /** Stacks dropped because they could not be read to the end. */
-    public long incompleteStacks() {
-        return incomplete;
+    /** A tick whose walk failed before it reached the threads: an error for the whole tick. */
+    public void tickFailed() {
+        errors[StackProblem.Kind.WALK_FAILED.ordinal()]++;
+    }
+
+    /** The ticks so far that gave no complete stack, by reason. */
+    public StackErrors errors() {
+        return new StackErrors(errors);
+    }
+
+    /** How many errors so far, of every kind. */
+    public long errorCount() {
+        long total = 0;
+        for (long n : errors) {
+            total += n;
+        }
+        return total;
     }
 
     /** Records how the sampling went, when it is over. */

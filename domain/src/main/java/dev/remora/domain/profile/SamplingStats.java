@@ -1,21 +1,26 @@
 package dev.remora.domain.profile;
 
 /**
- * How the sampling went.
+ * How the sampling went. Every tick of every thread it walked ends as a sample or as an error.
  *
- * @param attempts walks of the target that were started
- * @param failures walks that failed as a whole (the target moved under them)
- * @param incompleteStacks thread stacks that could not be read to the end and were not counted
+ * @param ticks walks of the target that were started (one per grid point sampled)
+ * @param samples thread stacks read whole and counted in the profile
+ * @param errors thread ticks (or whole ticks, when the walk failed before its threads) that gave no
+ *     complete stack, by reason
  * @param missed scheduled sample times that passed while the sampler was still busy
  * @param elapsedNanos wall time from the first to the last walk
  */
-public record SamplingStats(long attempts, long failures, long incompleteStacks, long missed, long elapsedNanos) {
+public record SamplingStats(long ticks, long samples, StackErrors errors, long missed, long elapsedNanos) {
+
+    public static final SamplingStats NONE = new SamplingStats(0, 0, StackErrors.NONE, 0, 0);
 
     public double achievedRate() {
-        return elapsedNanos <= 0 ? 0 : attempts * 1e9 / elapsedNanos;
+        return elapsedNanos <= 0 ? 0 : ticks * 1e9 / elapsedNanos;
     }
 
+    /** Errors among all stacks the sampler tried to take. */
     public double errorRate() {
-        return attempts == 0 ? 0 : (double) failures / attempts;
+        long errors = this.errors.total();
+        return samples + errors == 0 ? 0 : (double) errors / (samples + errors);
     }
 }

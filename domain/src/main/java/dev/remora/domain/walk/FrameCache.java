@@ -1,5 +1,7 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.offsets.DebugOffsets;
+
 import dev.remora.domain.memory.LongIntMap;
 import dev.remora.domain.model.FrameInfo;
 
@@ -94,6 +96,16 @@ final class FrameCache {
 
     void remember(long frameAddress, long executable, long instrPtr, long codeEpoch, FrameInfo frame) {
         current.add(frameAddress, executable, instrPtr, codeEpoch, frame);
+    }
+
+    private StackCopy copy;
+
+    /** Where this thread's stack is copied in one read, planned from its last walks. */
+    StackCopy copy(DebugOffsets.Thread thread) {
+        if (copy == null) {
+            copy = new StackCopy(thread);
+        }
+        return copy;
     }
 
     /** The thread's last proven stack, for walks that use frame markers. */

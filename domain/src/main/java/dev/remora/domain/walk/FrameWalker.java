@@ -5,6 +5,7 @@ import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.PseudoFrames;
+import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.VersionLayout;
@@ -19,7 +20,8 @@ import java.util.Optional;
  */
 final class FrameWalker {
 
-    private static final Optional<String> CHANGED = Optional.of("the stack changed while it was read");
+    private static final Optional<StackProblem> CHANGED =
+            Optional.of(StackProblem.of(StackProblem.Kind.MOVED, "the stack changed while it was read"));
 
     /** Deeper than any real stack (Python frames do not use the C stack since 3.11). */
     static final int MAX_DEPTH = 1 << 18;
@@ -37,12 +39,16 @@ final class FrameWalker {
      * milliseconds a busy target can change a frame and change it back unseen.
      */
     static final int MAX_READS_PER_CHECK = 2;
-    private static final Optional<String> SLOW = Optional.of("the stack was read too slowly to be proven; read it again");
+    private static final Optional<StackProblem> SLOW =
+            Optional.of(StackProblem.of(StackProblem.Kind.MOVED, "the stack was read too slowly to be proven"));
 
     private final SnapshotReader reader;
     private final DebugOffsets.Frame offsets;
     private final long currentFrameOffset;
     private final long markerOffset;
+    private final long baseFrameOffset;
+    /** The copy the current walk reads its frames from, or null when it reads them through the reader. */
+    private StackCopy copy;
     private final VersionLayout layout;
     private final byte[] frame;
     private final byte[] markerBytes = new byte[8];
@@ -52,15 +58,22 @@ final class FrameWalker {
     private final byte[] codeUnit = new byte[2];
     private final boolean[] entryOwner = new boolean[256];
     private boolean markers;
+    /** What the last walk found beyond its frames, for {@link #emit}. */
+    private String opcode;
+    private MarkedChain tailChain;
+    private int tailAt;
     private long markerWalks;
     private long framesBelowMarker;
     private long markerWrites;
+    private long copiesFromBatch;
+    private long copyReads;
 
     FrameWalker(SnapshotReader reader, DebugOffsets offsets) {
         this.reader = reader;
         this.offsets = offsets.frame();
         this.currentFrameOffset = offsets.thread().currentFrame();
         this.markerOffset = offsets.thread().lastProfiledFrame().orElse(-1);
+        this.baseFrameOffset = offsets.thread().baseFrame().orElse(-1);
         this.layout = offsets.layout();
         this.frame = new byte[(int) this.offsets.size()];
         this.check = new ChainCheck(offsets);
@@ -70,17 +83,24 @@ final class FrameWalker {
         }
     }
 
+    /** Whether walks keep frame markers: they then read frame by frame, to reuse what lies below the marker. */
+    boolean usesMarkers() {
+        return markers;
+    }
+
     /** Whether the target exports a frame marker: {@link #useMarkers} works only then. */
     boolean markersSupported() {
         return markerOffset > currentFrameOffset;
     }
 
+    /** Walks proven from a snapshot's batch: its second copies, or a stack copy that rode along. */
     long checksFromBatch() {
-        return check.fromBatch();
+        return check.fromBatch() + copiesFromBatch;
     }
 
+    /** Walks proven by a read of their own. */
     long checkReads() {
-        return check.ownReads();
+        return check.ownReads() + copyReads;
     }
 
     long markerWalks() {
@@ -101,7 +121,8 @@ final class FrameWalker {
     }
 
     /**
-     * Sends the thread's frames, innermost first, to {@code visitor}.
+     * Reads the thread's frames, innermost first, and proves that they stood together; {@link #emit}
+     * then hands them out. A walk that failed still leaves the frames it read for {@link #emit}.
      *
      * @param tstate the thread state's address
      * @param first the current (innermost) frame
@@ -110,8 +131,39 @@ final class FrameWalker {
      * @param gcFrame the frame that started a running garbage collection, or 0
      * @return why the walk stopped early, if it did
      */
-    Optional<String> walk(long tstate, long first, long base, long marker, CodeObjects codes, FrameCache cache,
-                          SnapshotOptions options, long gcFrame, StackVisitor visitor) throws MemoryAccessException {
+    Optional<StackProblem> walk(long tstate, long first, long base, long marker, CodeObjects codes, FrameCache cache,
+                                SnapshotOptions options, long gcFrame) throws MemoryAccessException {
+        copy = null;
+        return walkChain(tstate, first, base, marker, codes, cache, options, gcFrame);
+    }
+
+    /**
+     * Like {@link #walk}, over a copy of the stack read in one go (see {@link StackCopy}): proven when
+     * every walked frame reads the same in its second copy. Frames the copy lacked are read apart, and
+     * the next copy holds them.
+     */
+    Optional<StackProblem> walkCopied(long tstate, StackCopy copy, CodeObjects codes, FrameCache cache,
+                                      SnapshotOptions options, long gcFrame) throws MemoryAccessException {
+        this.copy = copy;
+        if (copy.lastFromBatch()) {
+            copiesFromBatch++;
+        } else {
+            copyReads++;
+        }
+        byte[] state = copy.stateBytes();
+        int at = copy.stateOffset();
+        long base = baseFrameOffset >= 0 ? Bytes.getLong(state, at + (int) baseFrameOffset) : 0;
+        try {
+            return walkChain(tstate, copy.current(), base, 0, codes, cache, options, gcFrame);
+        } finally {
+            copy.finishWalk();
+            this.copy = null;
+        }
+    }
+
+    private Optional<StackProblem> walkChain(long tstate, long first, long base, long marker, CodeObjects codes,
+                                             FrameCache cache, SnapshotOptions options, long gcFrame)
+            throws MemoryAccessException {
         ChainGuard guard = this.guard.restart(MAX_DEPTH, first);
         // Below the marker the frames are those of the last proven stack; marks that depend on
         // what lies above a frame (<native>) or on this moment (<GC>) would need them read again.
@@ -126,18 +178,22 @@ final class FrameWalker {
         int emitted = 0;
         int tailAt = -1;
         boolean firstOnThreadStack = false;
+        // Whether the chain ended at the base frame or at the entry frame under a thread's first call.
+        boolean endedAtRoot = first == 0;
         long readsBefore = reader.remoteReads();
         walked.clear();
+        opcode = null;
+        tailChain = null;
         try {
             while (address != 0) {
-                reader.read(address, frame, 0, frame.length);
+                readFrame(address);
                 long rawExecutable = Bytes.getLong(frame, offsets.executable());
                 long previous = Bytes.getLong(frame, offsets.previous());
                 long instrPtr = Bytes.getLong(frame, offsets.instrPtr());
                 walked.add(address, previous, rawExecutable, instrPtr);
                 int owner = frame[(int) offsets.owner()] & 0xFF;
                 if (owner > layout.maxFrameOwner()) {
-                    return Optional.of("frame at 0x%x has an invalid owner %d".formatted(address, owner));
+                    return malformed("frame at 0x%x has an invalid owner %d".formatted(address, owner));
                 }
                 boolean onThreadStack = layout.isThreadFrameOwner(owner);
                 firstOnThreadStack |= address == first && onThreadStack;
@@ -145,20 +201,20 @@ final class FrameWalker {
                 if (entryOwner[owner]) {
                     // C code called back into Python here; mark it only between two Python frames.
                     if (options.nativeFrames() && emitted > 0 && previous != 0 && previous != gcFrame) {
-                        show(PseudoFrames.NATIVE, visitor);
+                        walked.shown(PseudoFrames.NATIVE);
                         emitted++;
                     }
                 } else if (executable != 0) {
                     if (options.gcFrames() && address == gcFrame) {
-                        show(PseudoFrames.GC, visitor);
+                        walked.shown(PseudoFrames.GC);
                     }
                     if (options.opcodes() && emitted == 0) {
                         // Straight from the target: the address moves every sample and must not join the replayed ranges.
                         reader.readApart(instrPtr, codeUnit, 0, 2);
                         readsBefore++; // one small read every walk makes, not a cold code object's
-                        visitor.opcode(layout.opcodeName(Bytes.getUnsignedShort(codeUnit, 0)));
+                        opcode = layout.opcodeName(Bytes.getUnsignedShort(codeUnit, 0));
                     }
-                    show(resolve(codes, cache, address, executable, instrPtr), visitor);
+                    walked.shown(resolve(codes, cache, address, executable, instrPtr));
                     emitted++;
                 }
                 // Only a data-stack frame keeps the marker truthful: one left on an entry frame stays
@@ -173,10 +229,12 @@ final class FrameWalker {
                 }
                 if (previous != 0 && previous == base) {
                     // The sentinel under every stack: nothing to show, and nothing under it.
+                    endedAtRoot = true;
                     break;
                 }
+                endedAtRoot = previous == 0 && entryOwner[owner];
                 if (previous != 0 && !guard.step(previous)) {
-                    return Optional.of(guard.tooLong()
+                    return malformed(guard.tooLong()
                             ? "stack deeper than %d frames".formatted(MAX_DEPTH)
                             : "frame chain loops at 0x%x".formatted(previous));
                 }
@@ -186,8 +244,14 @@ final class FrameWalker {
                 markerWalks++;
                 framesBelowMarker += tailAt;
             }
-            if (tailAt > 0) {
-                visitor.tail(chain.tailId(tailAt), chain.events(), chain.eventsBelow(tailAt));
+            if (copy != null) {
+                // Frames the copy lacked were read just after it (heap frames of generators and coroutines,
+                // often new objects each time): the chain must still end where a thread's stack ends, not at
+                // a generator frame that was suspended meanwhile and so lost its link to its caller.
+                // Frames the copy lacked were read just after it (heap frames of generators and coroutines,
+                // often new objects each time): the chain must still end where a thread's stack ends, not at
+                // a generator frame that was suspended meanwhile and so lost its link to its caller.
+                return endedAtRoot && copy.unchangedInSecondCopy(walked, offsets) ? Optional.empty() : CHANGED;
             }
             if (reader.remoteReads() - readsBefore > MAX_READS_PER_CHECK) {
                 if (chain != null) {
@@ -195,20 +259,53 @@ final class FrameWalker {
                 }
                 return SLOW;
             }
-            return proven(first, tstate, marker, chain, tailAt, firstOnThreadStack) ? Optional.empty() : CHANGED;
+            if (!proven(first, tstate, marker, chain, tailAt, firstOnThreadStack)) {
+                return CHANGED;
+            }
+            if (tailAt > 0) {
+                tailChain = chain;
+                this.tailAt = tailAt;
+            }
+            return Optional.empty();
         } catch (MalformedObjectException e) {
-            return Optional.of(e.getMessage());
+            return malformed(e.getMessage());
         } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
             // The target moved on under the walk, or the chain is garbage: report, don't fail the snapshot.
-            return Optional.of("stack unreadable at 0x%x after %d frames: %s".formatted(address, emitted, e.getMessage()));
+            return Optional.of(StackProblem.of(StackProblem.Kind.UNREADABLE,
+                    "stack unreadable at 0x%x after %d frames: %s".formatted(address, emitted, e.getMessage())));
         } finally {
             cache.finishWalk();
         }
     }
 
-    private void show(FrameInfo shown, StackVisitor visitor) {
-        walked.shown(shown);
-        visitor.frame(shown);
+    private void readFrame(long address) throws MemoryAccessException {
+        if (copy == null) {
+            reader.read(address, frame, 0, frame.length);
+        } else if (!copy.frame(address, frame)) {
+            reader.readApart(address, frame, 0, frame.length);
+        }
+    }
+
+    private static Optional<StackProblem> malformed(String detail) {
+        return Optional.of(StackProblem.of(StackProblem.Kind.MALFORMED, detail));
+    }
+
+    /**
+     * Hands the last walk's frames to {@code visitor}, innermost first: its opcode, the frames it read,
+     * then (after a proven walk that reused the frames below the marker) those frames.
+     */
+    void emit(StackVisitor visitor) {
+        if (opcode != null) {
+            visitor.opcode(opcode);
+        }
+        for (int f = 0; f < walked.frames(); f++) {
+            for (int k = 0; k < walked.eventCount(f); k++) {
+                visitor.frame(walked.event(f, k));
+            }
+        }
+        if (tailChain != null) {
+            visitor.tail(tailChain.tailId(tailAt), tailChain.events(), tailChain.eventsBelow(tailAt));
+        }
     }
 
     /**

@@ -11,6 +11,7 @@ import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.ProcessStacks;
+import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.PythonVersion;
@@ -30,6 +31,11 @@ public final class PythonProcess {
     private static final int MAX_THREADS = 1 << 16;
     /** A running target can change under a walk; a few fresh attempts usually give a clean snapshot. */
     private static final int ATTEMPTS = 3;
+    /**
+     * Fresh reads of one thread's stack within a tick, after the first, before the tick counts as an
+     * error: a stack that changes every few microseconds still gives a proven walk within a few.
+     */
+    static final int MAX_REREADS = 32;
 
     private final ProcessImage image;
     private final RemoteMemory memory;
@@ -261,10 +267,48 @@ public final class PythonProcess {
         if (!visitor.beginThread(interpreterId, nativeId, status)) {
             return;
         }
+        StackCopy copy = walker.usesMarkers() ? null : cache.copy(offsets.thread());
+        if (copy != null && !copy.rodeAlong(reader)) {
+            copy.plan(address, tstate, 0);
+        }
+        Optional<StackProblem> problem = walkThread(address, copy, gcFrame, codes, cache, options);
+        int rereads = 0;
+        // The tick stands for this moment: a stack that moved under the walk is read again at once.
+        while (problem.isPresent() && rereads < MAX_REREADS) {
+            rereads++;
+            if (copy == null) {
+                reader.refetch();
+                reader.readLate(address, tstate, 0, tstate.length);
+            } else {
+                copy.plan(address, tstate, 0);
+            }
+            problem = walkThread(address, copy, gcFrame, codes, cache, options);
+        }
+        if (copy != null) {
+            // The next snapshot's batch reads this thread's stack too, planned from what it saw now.
+            copy.plan(address, tstate, 0);
+            reader.ride(copy);
+        }
+        walker.emit(visitor);
+        int tries = rereads;
+        visitor.endThread(problem.map(p -> p.afterRereads(tries)));
+    }
+
+    /** One walk of the thread's stack: over a copy read in one go, or through the snapshot's reader. */
+    private Optional<StackProblem> walkThread(long address, StackCopy copy, long gcFrame, CodeObjects codes,
+                                              FrameCache cache, SnapshotOptions options) throws MemoryAccessException {
+        if (copy != null) {
+            if (copy.read(reader)) {
+                return walker.walkCopied(address, copy, codes, cache, options, gcFrame);
+            }
+            if (copy.plannedExtras()) {
+                return Optional.of(StackProblem.of(StackProblem.Kind.UNREADABLE, "a range of the stack copy was unreadable"));
+            }
+        }
         long first = Bytes.getLong(tstate, offsets.thread().currentFrame());
         long marker = markerOffset >= 0 ? Bytes.getLong(tstate, markerOffset) : 0;
         long base = baseFrameOffset >= 0 ? Bytes.getLong(tstate, baseFrameOffset) : 0;
-        visitor.endThread(walker.walk(address, first, base, marker, codes, cache, options, gcFrame, visitor));
+        return walker.walk(address, first, base, marker, codes, cache, options, gcFrame);
     }
 
     private InspectionException corruptList(String what, ChainGuard guard) {

@@ -2,6 +2,7 @@ package dev.remora.domain.walk;
 
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.InterpreterStacks;
+import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.model.ThreadStack;
 import dev.remora.domain.model.ThreadStatus;
 
@@ -37,10 +38,10 @@ final class SnapshotCollector implements StackVisitor {
     }
 
     @Override
-    public void endThread(Optional<String> problem) {
+    public void endThread(Optional<StackProblem> problem) {
         incomplete |= problem.isPresent();
         byInterpreter.computeIfAbsent(interpreterId, id -> new ArrayList<>())
-                .add(new ThreadStack(threadId, ThreadStatus.fromBits(status), frames, problem));
+                .add(new ThreadStack(threadId, ThreadStatus.fromBits(status), frames, problem.map(StackProblem::message)));
     }
 
     /** Records an interpreter even when none of its threads are visited. */

@@ -1,6 +1,7 @@
 package dev.remora.domain.walk;
 
 import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.StackProblem;
 
 import java.util.Optional;
 
@@ -37,6 +38,6 @@ public interface StackVisitor {
     /** The instruction the thread's innermost Python frame is executing, when opcodes were asked for. */
     default void opcode(String name) {}
 
-    /** @param problem why the walk stopped early, if it did */
-    void endThread(Optional<String> problem);
+    /** @param problem why the walk could not read the whole stack, if it could not */
+    void endThread(Optional<StackProblem> problem);
 }

@@ -4,8 +4,8 @@ package dev.remora.domain.walk;
  * Counters of the caches and reads behind the snapshots an attached process has taken so far.
  *
  * @param batchedReads remote reads that fetched many ranges at once (a snapshot's start, a refresh)
- * @param checksFromBatch stack checks answered by the second copies at the end of a snapshot's batch
- * @param checkReads stack checks that needed a remote read of their own
+ * @param checksFromBatch walks proven from a snapshot's batch (a stack copy that rode along, or second copies)
+ * @param checkReads walks proven by a remote read of their own
  * @param markerWalks walks that reused the frames below a frame marker
  * @param framesBelowMarker frames those walks reused without reading them
  * @param markerWrites writes of a thread's frame marker into the target

@@ -2,7 +2,9 @@ package dev.remora.app.output.profile;
 
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileInfo;
+import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.profile.SamplingStats;
+import dev.remora.domain.profile.StackErrors;
 import dev.remora.domain.profile.ThreadTable;
 
 import java.util.IdentityHashMap;
@@ -15,7 +17,7 @@ import java.util.Map;
  *
  * <pre>
  * {"meta": {pid, pythonVersion, backend, mode, intervalNanos, startEpochMillis, samples, durationNanos,
- *           attempts, failures, incompleteStacks, missed, achievedRate, errorRate},
+ *           ticks, errors, errorReasons {reason: count}, missed, achievedRate, errorRate},
  *  "threads": [{tid, interpreter, name}],          // indexed by the profile's thread index
  *  "strings": ["", ...],                           // the string table
  *  "nodes": [[parent, function, file, line, total, self, [thread, total, self, ...],
@@ -94,14 +96,28 @@ final class FlamegraphData {
                 .append(",\"startEpochMillis\":").append(info.startEpochMillis())
                 .append(",\"samples\":").append(profile.samples().size())
                 .append(",\"durationNanos\":").append(stats.elapsedNanos())
-                .append(",\"attempts\":").append(stats.attempts())
-                .append(",\"failures\":").append(stats.failures())
-                .append(",\"incompleteStacks\":").append(stats.incompleteStacks())
-                .append(",\"missed\":").append(stats.missed())
+                .append(",\"ticks\":").append(stats.ticks())
+                .append(",\"errors\":").append(stats.errors().total())
+                .append(",\"errorReasons\":");
+        errorReasons(out, stats.errors());
+        out.append(",\"missed\":").append(stats.missed())
                 .append(",\"achievedRate\":");
         FlamegraphJson.number(out, stats.achievedRate());
         out.append(",\"errorRate\":");
         FlamegraphJson.number(out, stats.errorRate());
+        out.append('}');
+    }
+
+    /** {@code {"stack moved while read": 12, ...}}, most first. */
+    private static void errorReasons(StringBuilder out, StackErrors errors) {
+        out.append('{');
+        String sep = "";
+        for (StackProblem.Kind kind : errors.kinds()) {
+            out.append(sep);
+            FlamegraphJson.string(out, kind.label());
+            out.append(':').append(errors.count(kind));
+            sep = ",";
+        }
         out.append('}');
     }
 

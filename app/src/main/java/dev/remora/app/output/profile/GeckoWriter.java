@@ -123,8 +123,8 @@ public final class GeckoWriter implements ProfileWriter {
      */
     static long achievedIntervalNanos(Profile profile) {
         SamplingStats stats = profile.stats();
-        if (stats.attempts() > 1 && stats.elapsedNanos() > 0) {
-            return stats.elapsedNanos() / (stats.attempts() - 1);
+        if (stats.ticks() > 1 && stats.elapsedNanos() > 0) {
+            return stats.elapsedNanos() / (stats.ticks() - 1);
         }
         return profile.info().intervalNanos();
     }

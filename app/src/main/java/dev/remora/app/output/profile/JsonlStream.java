@@ -112,9 +112,9 @@ public final class JsonlStream implements SampleStream {
                 .field("samples_total", profile.samples().size())
                 .field("achieved_rate_hz", stats.achievedRate())
                 .field("error_rate", stats.errorRate())
-                .field("attempts", stats.attempts())
-                .field("failures", stats.failures())
-                .field("incomplete_stacks", stats.incompleteStacks())
+                .field("ticks", stats.ticks())
+                .field("errors", stats.errors().total())
+                .field("error_reasons", stats.errors().describe())
                 .field("missed", stats.missed())
                 .field("elapsed_us", stats.elapsedNanos() / 1000)
                 .endObject());

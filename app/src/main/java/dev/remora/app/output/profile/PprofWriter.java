@@ -103,8 +103,9 @@ public final class PprofWriter implements ProfileWriter {
                             info.mode().name().toLowerCase(Locale.ROOT))));
             SamplingStats stats = profile.stats();
             fields.integer(PROFILE_COMMENT, strings.intern(
-                    "sampling: %d attempts, %d failed, %d incomplete stacks dropped, %d samples missed"
-                            .formatted(stats.attempts(), stats.failures(), stats.incompleteStacks(), stats.missed())));
+                    "sampling: %d ticks, %d samples, %d errors (%s), %d ticks missed"
+                            .formatted(stats.ticks(), stats.samples(), stats.errors().total(), stats.errors().describe(),
+                                    stats.missed())));
             fields.drainTo(out);
             writeSamples();
             // The string table goes last: only now is every string interned.

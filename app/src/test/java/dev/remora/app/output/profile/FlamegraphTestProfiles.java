@@ -7,7 +7,9 @@ import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileBuilder;
 import dev.remora.domain.profile.ProfileInfo;
 import dev.remora.domain.profile.ProfileMode;
+import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.profile.SamplingStats;
+import dev.remora.domain.profile.StackErrors;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +61,7 @@ final class FlamegraphTestProfiles {
 
     Profile finish() {
         int samples = builder.profile().samples().size();
-        builder.finish(new SamplingStats(samples + 2, 2, 0, 1, now));
+        builder.finish(new SamplingStats(samples + 2, samples, StackErrors.of(StackProblem.Kind.WALK_FAILED, 2), 1, now));
         return builder.profile();
     }
 

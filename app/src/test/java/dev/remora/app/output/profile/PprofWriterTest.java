@@ -154,7 +154,7 @@ class PprofWriterTest {
     void commentsSayWhatWasProfiled() {
         assertThat(go.pprof("-comments", file.toString())).contains(
                 "remora profile of pid 4242, Python 3.15.2, vmreadv backend, wall mode",
-                "sampling: 6 attempts, 0 failed, 1 incomplete stacks dropped, 0 samples missed");
+                "sampling: 6 ticks, 14 samples, 1 errors (1 unreadable memory), 0 ticks missed");
     }
 
     @Test

@@ -8,7 +8,9 @@ import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileBuilder;
 import dev.remora.domain.profile.ProfileInfo;
 import dev.remora.domain.profile.ProfileMode;
+import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.profile.SamplingStats;
+import dev.remora.domain.profile.StackErrors;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -87,10 +89,11 @@ final class SampleProfile {
             if (tick == 1) {
                 builder.beginThread(0, MAIN, MAIN_STATUS);
                 builder.frame(DROPPED);
-                builder.endThread(Optional.of("frame chain cut"));
+                builder.endThread(Optional.of(StackProblem.of(StackProblem.Kind.UNREADABLE, "frame chain cut")));
             }
         }
-        builder.finish(new SamplingStats(TICKS, 0, 1, 0, (TICKS - 1) * INTERVAL));
+        builder.finish(new SamplingStats(TICKS, builder.profile().samples().size(), StackErrors.of(StackProblem.Kind.UNREADABLE, 1), 0,
+                (TICKS - 1) * INTERVAL));
         Profile profile = builder.profile();
         for (int t = 0; t < profile.threads().size(); t++) {
             long tid = profile.threads().get(t).threadId();

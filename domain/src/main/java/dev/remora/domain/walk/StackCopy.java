@@ -1,0 +1,318 @@
+package dev.remora.domain.walk;
+
+import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.SnapshotReader;
+import dev.remora.domain.offsets.DebugOffsets;
+
+import java.util.Arrays;
+
+/**
+ * One thread's frames copied in a single remote read: the stack, the thread state, the stack again.
+ * The kernel copies the ranges of one call in order, so the thread state is read after the first
+ * copy of the stack and before the second. Walked from the current frame that thread state names,
+ * over the first copy, the stack is the one the thread had at that moment when every walked frame
+ * reads the same in both copies (a frame pushed after its place was first copied, or popped and
+ * replaced, differs): the proof of a frame-by-frame walk and its read-back, in one round trip.
+ *
+ * <p>The stack is the data stack's current chunk, from its start to a little past its top, and the
+ * ranges the last walk of this thread needed outside that chunk (generator and coroutine frames,
+ * entry frames on the C stack, frames in older chunks), merged when near. The chunk is copied last
+ * and read back first, so that the innermost frames, which change fastest, are copied nearest to the
+ * thread state. A walk that needs a frame the copy lacks reads it apart and remembers it for the
+ * next read.
+ */
+final class StackCopy implements SnapshotReader.Rider {
+
+    /** Room above the predicted top for frames pushed since the thread state was last seen. */
+    private static final int SLACK = 512;
+    /** Ranges nearer than this are read as one. */
+    private static final int MERGE_GAP = 4096;
+    /** No real chunk is larger; a bigger distance means the thread state was garbage. */
+    private static final long MAX_CHUNK_BYTES = 1 << 22;
+    private static final int MAX_EXTRAS = 64;
+    private static final long MAX_EXTRA_BYTES = 1 << 22;
+
+    private final DebugOffsets.Thread thread;
+    private final int stateLength;
+
+    /** The ranges read, in order: extras and chunk, the thread state, then chunk and extras again. */
+    private long[] start = new long[8];
+    private int[] length = new int[8];
+    private int[] offset = new int[8];
+    private int ranges;
+    /** Ranges of the stack in each copy; the thread state is range {@code stackRanges}. */
+    private int stackRanges;
+    /** The copy's bytes: this copy's own buffer, or the snapshot's batch it rode along with. */
+    private byte[] bytes;
+    private byte[] ownBytes = new byte[4096];
+    private final byte[] lastState;
+    private boolean hasState;
+    private boolean fromBatch;
+    /** The snapshot whose batch the copy last rode along with: its bytes are of no use to a later one. */
+    private long arrivedIn = -1;
+
+    /** Extras for the next read (sorted, merged), and those being gathered by the current walk. */
+    private final Extras extras = new Extras();
+    private final Extras nextExtras = new Extras();
+    /** The chunk the last read found, and whether the copy needs to be wider. */
+    private long chunk;
+    private long chunkEnd;
+    private boolean missed;
+    private boolean lastFromBatch;
+
+    StackCopy(DebugOffsets.Thread thread) {
+        this.thread = thread;
+        this.stateLength = thread.readLength();
+        this.lastState = new byte[stateLength];
+    }
+
+    /**
+     * Plans the next read from the thread state as last seen: this copy's own latest state when it
+     * has one, else {@code knownState} from {@code at}.
+     */
+    void plan(long tstate, byte[] knownState, int at) {
+        byte[] state = knownState;
+        int from = at;
+        if (hasState) {
+            state = lastState;
+            from = 0;
+        }
+        ranges = 0;
+        for (int i = 0; i < extras.count; i++) {
+            put(extras.start[i], extras.length[i]);
+        }
+        long chunkStart = Bytes.getLong(state, from + (int) thread.datastackChunk());
+        long top = Bytes.getLong(state, from + (int) thread.datastackTop());
+        long limit = Bytes.getLong(state, from + (int) thread.datastackLimit());
+        chunk = 0;
+        chunkEnd = 0;
+        if (chunkStart != 0 && top > chunkStart && limit >= top && limit - chunkStart <= MAX_CHUNK_BYTES) {
+            chunk = chunkStart;
+            chunkEnd = Math.min(limit, top + SLACK);
+            put(chunk, (int) (chunkEnd - chunk));
+        }
+        stackRanges = ranges;
+        put(tstate, stateLength);
+        for (int r = stackRanges - 1; r >= 0; r--) {
+            put(start[r], length[r]);
+        }
+        fromBatch = false;
+    }
+
+    /** Whether the last copy came with a snapshot's batch, not from a read of its own. */
+    boolean lastFromBatch() {
+        return lastFromBatch;
+    }
+
+    /** Whether the planned copy rode along with the current snapshot's batch and arrived whole. */
+    boolean rodeAlong(SnapshotReader reader) {
+        return fromBatch && arrivedIn == reader.snapshots();
+    }
+
+    @Override
+    public int ranges() {
+        return ranges;
+    }
+
+    @Override
+    public long start(int range) {
+        return start[range];
+    }
+
+    @Override
+    public int length(int range) {
+        return length[range];
+    }
+
+    @Override
+    public void arrived(byte[] batch, int[] offsets, int first, boolean whole, long snapshot) {
+        fromBatch = whole;
+        arrivedIn = snapshot;
+        if (whole) {
+            bytes = batch;
+            System.arraycopy(offsets, first, offset, 0, ranges);
+        }
+    }
+
+    /**
+     * Makes the planned copy ready to walk: taken from the snapshot's batch when the plan rode along
+     * with it (once: a walk read again needs a fresh copy), or read now.
+     *
+     * @return whether every range arrived; when not, the copy cannot prove a walk
+     */
+    boolean read(SnapshotReader reader) {
+        missed = false;
+        nextExtras.clear();
+        if (rodeAlong(reader)) {
+            fromBatch = false;
+            lastFromBatch = true;
+            keepState();
+            return true;
+        }
+        lastFromBatch = false;
+        int total = 0;
+        for (int r = 0; r < ranges; r++) {
+            offset[r] = total;
+            total += length[r];
+        }
+        if (ownBytes.length < total) {
+            ownBytes = new byte[Math.max(total, ownBytes.length * 2)];
+        }
+        bytes = ownBytes;
+        if (reader.readTogether(start, length, bytes, offset, ranges) == ranges) {
+            keepState();
+            return true;
+        }
+        // A range the last walk needed is gone (a generator freed, a merged range over a hole): the
+        // next read plans without them and learns them again.
+        extras.clear();
+        hasState = false;
+        return false;
+    }
+
+    /** The thread state read after the stack plans the next read: it is the newest. */
+    private void keepState() {
+        System.arraycopy(bytes, offset[stackRanges], lastState, 0, stateLength);
+        hasState = true;
+    }
+
+    /** Whether a failed read may succeed when tried again: it held ranges that are now dropped. */
+    boolean plannedExtras() {
+        return stackRanges > (chunk == 0 ? 0 : 1);
+    }
+
+    /** The current frame the thread state named between the two copies of the stack. */
+    long current() {
+        return Bytes.getLong(bytes, offset[stackRanges] + (int) thread.currentFrame());
+    }
+
+    /**
+     * Whether every walked frame that the copy held reads the same in the second copy: its link to its
+     * caller and its code. (A caller's instruction may have moved on between the copies, to its next
+     * call: its line is the one it had during the first.)
+     */
+    boolean unchangedInSecondCopy(WalkedFrames walked, DebugOffsets.Frame f) {
+        for (int i = 0; i < walked.frames(); i++) {
+            long address = walked.address(i);
+            for (int r = 0; r < stackRanges; r++) {
+                long delta = address - start[r];
+                if (delta >= 0 && delta <= length[r] - headerLength(f)) {
+                    int at = offset[secondCopy(r)] + (int) delta;
+                    if (Bytes.getLong(bytes, at + (int) f.previous()) != walked.previous(i)
+                            || Bytes.getLong(bytes, at + (int) f.executable()) != walked.executable(i)) {
+                        return false;
+                    }
+                    break;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Where the second copy of stack range {@code r} is among the ranges read. */
+    private int secondCopy(int r) {
+        return 2 * stackRanges - r;
+    }
+
+    private static int headerLength(DebugOffsets.Frame f) {
+        return (int) (Math.max(f.executable(), Math.max(f.previous(), f.instrPtr())) + 8);
+    }
+
+    /** The thread state as read between the copies of the stack. */
+    byte[] stateBytes() {
+        return bytes;
+    }
+
+    int stateOffset() {
+        return offset[stackRanges];
+    }
+
+    /**
+     * Copies a frame from the copy into {@code dst}; false when the copy does not hold it (the walk
+     * must then read it apart, and the next read will hold it).
+     */
+    boolean frame(long address, byte[] dst) {
+        int n = dst.length;
+        boolean inChunk = address >= chunk && address - chunk <= chunkEnd - chunk - n;
+        if (!inChunk && !nextExtras.add(address, n)) {
+            missed = true;
+            return false;
+        }
+        for (int r = 0; r < stackRanges; r++) {
+            long delta = address - start[r];
+            if (delta >= 0 && delta <= length[r] - n) {
+                System.arraycopy(bytes, offset[r] + (int) delta, dst, 0, n);
+                return true;
+            }
+        }
+        missed = true;
+        return false;
+    }
+
+    /** Whether the walk met a frame the copy lacked. */
+    boolean missed() {
+        return missed;
+    }
+
+    /** Ends a walk: the frames it needed outside the chunk plan the next read. */
+    void finishWalk() {
+        extras.copyFrom(nextExtras);
+    }
+
+    private void put(long address, int bytes) {
+        if (ranges == start.length) {
+            start = Arrays.copyOf(start, ranges * 2);
+            length = Arrays.copyOf(length, ranges * 2);
+            offset = Arrays.copyOf(offset, ranges * 2);
+        }
+        start[ranges] = address;
+        length[ranges] = bytes;
+        ranges++;
+    }
+
+    /** Address ranges kept sorted and merged when near; bounded in count and bytes. */
+    private static final class Extras {
+        long[] start = new long[MAX_EXTRAS];
+        int[] length = new int[MAX_EXTRAS];
+        int count;
+        long total;
+
+        void clear() {
+            count = 0;
+            total = 0;
+        }
+
+        /** @return false when the range would exceed the bounds */
+        boolean add(long address, int bytes) {
+            long end = address + bytes;
+            for (int i = 0; i < count; i++) {
+                long s = start[i], e = s + length[i];
+                if (address <= e + MERGE_GAP && end >= s - MERGE_GAP) {
+                    long ns = Math.min(s, address), ne = Math.max(e, end);
+                    if (total + (ne - ns) - (e - s) > MAX_EXTRA_BYTES) {
+                        return false;
+                    }
+                    total += (ne - ns) - (e - s);
+                    start[i] = ns;
+                    length[i] = (int) (ne - ns);
+                    return true;
+                }
+            }
+            if (count == MAX_EXTRAS || total + bytes > MAX_EXTRA_BYTES) {
+                return false;
+            }
+            start[count] = address;
+            length[count] = bytes;
+            count++;
+            total += bytes;
+            return true;
+        }
+
+        void copyFrom(Extras other) {
+            System.arraycopy(other.start, 0, start, 0, other.count);
+            System.arraycopy(other.length, 0, length, 0, other.count);
+            count = other.count;
+            total = other.total;
+        }
+    }
+}

@@ -1,0 +1,228 @@
+package dev.remora.domain.walk;
+
+import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.SnapshotReader;
+import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.ports.MemoryAccessException;
+import dev.remora.ports.RemoteMemory;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The one-read copy of a thread's stack, on a fake target that changes its memory between the ranges
+ * of a single read, as a running thread does while the kernel copies them in order: the two copies
+ * of the thread state must show the change, frames must come from the copy, and what a walk needed
+ * outside the chunk must be planned into the next read.
+ */
+class StackCopyTest {
+
+    private static final long TSTATE = 0x1000;
+    private static final long CHUNK = 0x10_0000;
+    private static final long TOP = CHUNK + 0x400;
+    private static final long HEAP_FRAME = 0x50_0000;
+    private static final int FRAME_SIZE = 80;
+    /** executable at 0, previous at 8, instr_ptr at 56 */
+    private static final DebugOffsets.Frame FRAME = new DebugOffsets.Frame(FRAME_SIZE, 8, 0, 56, 70, 80,
+            OptionalLong.empty());
+    private static final DebugOffsets.Thread THREAD = new DebugOffsets.Thread(256, 0, 8, 16, OptionalLong.empty(), 24,
+            32, OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
+            OptionalLong.empty(), 56);
+
+    /** Memory of 8-byte words; a hook runs after each range of a batched read. */
+    private static final class ChangingTarget implements RemoteMemory {
+        final Map<Long, Long> words = new HashMap<>();
+        Runnable afterFirstRange = () -> {};
+        int reads;
+
+        void put(long address, long value) {
+            words.put(address, value);
+        }
+
+        @Override
+        public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
+            if (address >= 0x7000_0000L) {
+                throw new MemoryAccessException.Unmapped(address);
+            }
+            for (int i = 0; i < length; i++) {
+                long at = address + i;
+                long word = words.getOrDefault(at & ~7L, 0L);
+                dst[offset + i] = (byte) (word >>> (8 * (int) (at & 7)));
+            }
+        }
+
+        @Override
+        public int readPrefix(long[] addresses, int[] lengths, byte[] dst, int[] dstOffsets, int count) {
+            reads++;
+            for (int i = 0; i < count; i++) {
+                try {
+                    read(addresses[i], dst, dstOffsets[i], lengths[i]);
+                } catch (MemoryAccessException e) {
+                    return i;
+                }
+                if (i == 0) {
+                    afterFirstRange.run();
+                }
+            }
+            return count;
+        }
+
+        @Override
+        public String backendName() {
+            return "fake";
+        }
+    }
+
+    private static ChangingTarget target(long current) {
+        ChangingTarget target = new ChangingTarget();
+        target.put(TSTATE + THREAD.currentFrame(), current);
+        target.put(TSTATE + THREAD.datastackChunk(), CHUNK);
+        target.put(TSTATE + THREAD.datastackTop(), TOP);
+        target.put(TSTATE + THREAD.datastackLimit(), CHUNK + 0x4000);
+        return target;
+    }
+
+    private static byte[] state(ChangingTarget target) throws MemoryAccessException {
+        byte[] state = new byte[THREAD.readLength()];
+        target.read(TSTATE, state, 0, state.length);
+        return state;
+    }
+
+    private static boolean read(StackCopy copy, SnapshotReader reader, ChangingTarget target) throws MemoryAccessException {
+        copy.plan(TSTATE, state(target), 0);
+        return copy.read(reader);
+    }
+
+    @Test
+    void aPlannedCopyRidesAlongWithTheNextBatch() throws Exception {
+        long frame = CHUNK + 0x100;
+        ChangingTarget target = target(frame);
+        target.put(frame, 0xAAAA);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = new StackCopy(THREAD);
+        copy.plan(TSTATE, state(target), 0);
+        reader.ride(copy);
+
+        reader.reset();
+        assertThat(copy.rodeAlong(reader)).isTrue();
+        int reads = target.reads;
+        assertThat(copy.read(reader)).isTrue();
+        assertThat(target.reads).as("no read of its own").isEqualTo(reads);
+        byte[] header = new byte[FRAME_SIZE];
+        assertThat(copy.frame(frame, header)).isTrue();
+        assertThat(Bytes.getLong(header, 0)).isEqualTo(0xAAAA);
+
+        copy.plan(TSTATE, state(target), 0);
+        reader.ride(copy);
+        reader.reset();
+        reader.reset();
+        assertThat(copy.rodeAlong(reader)).as("only in the snapshot whose batch it rode along with").isFalse();
+    }
+
+    @Test
+    void aFrameReplacedDuringTheReadDiffersInTheSecondCopy() throws Exception {
+        long caller = CHUNK + 0x100, callee = CHUNK + 0x200;
+        ChangingTarget target = target(callee);
+        target.put(caller, 0xAAAA);
+        // The caller returns and another call takes its place while the stack is being copied.
+        target.afterFirstRange = () -> target.put(caller, 0xBBBB);
+        StackCopy copy = new StackCopy(THREAD);
+        assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
+        assertThat(target.reads).as("stack, thread state and stack again in one read").isEqualTo(1);
+
+        WalkedFrames walked = new WalkedFrames();
+        byte[] header = new byte[FRAME_SIZE];
+        copy.frame(callee, header);
+        walked.add(callee, caller, 0x5555, 0);
+        copy.frame(caller, header);
+        walked.add(caller, 0, Bytes.getLong(header, 0), 0);
+
+        assertThat(copy.current()).isEqualTo(callee);
+        assertThat(Bytes.getLong(header, 0)).as("the first copy").isEqualTo(0xAAAA);
+        assertThat(copy.unchangedInSecondCopy(walked, FRAME)).as("the replaced caller is caught").isFalse();
+    }
+
+    @Test
+    void aStackThatStoodStillPasses() throws Exception {
+        long caller = CHUNK + 0x100, callee = CHUNK + 0x200;
+        ChangingTarget target = target(callee);
+        target.put(caller, 0xAAAA);
+        target.put(callee + 8, caller);
+        StackCopy copy = new StackCopy(THREAD);
+        assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
+
+        WalkedFrames walked = new WalkedFrames();
+        byte[] header = new byte[FRAME_SIZE];
+        copy.frame(callee, header);
+        walked.add(callee, Bytes.getLong(header, 8), Bytes.getLong(header, 0), 0);
+        copy.frame(caller, header);
+        walked.add(caller, Bytes.getLong(header, 8), Bytes.getLong(header, 0), 0);
+
+        assertThat(walked.previous(0)).isEqualTo(caller);
+        assertThat(copy.unchangedInSecondCopy(walked, FRAME)).isTrue();
+    }
+
+    @Test
+    void framesComeFromTheCopyAsTheyWereWhenCopied() throws Exception {
+        long frame = CHUNK + 0x100;
+        ChangingTarget target = target(frame);
+        target.put(frame, 0xAAAA);
+        // The frame changes after the copy: the walk must see it as copied, between the two states.
+        StackCopy copy = new StackCopy(THREAD);
+        read(copy, new SnapshotReader(target), target);
+        target.put(frame, 0xBBBB);
+
+        byte[] header = new byte[FRAME_SIZE];
+        assertThat(copy.frame(frame, header)).isTrue();
+        assertThat(Bytes.getLong(header, 0)).isEqualTo(0xAAAA);
+        assertThat(copy.missed()).isFalse();
+    }
+
+    @Test
+    void aFrameOutsideTheChunkIsMissedOnceThenCopied() throws Exception {
+        ChangingTarget target = target(HEAP_FRAME);
+        target.put(HEAP_FRAME, 0xCCCC);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = new StackCopy(THREAD);
+        byte[] header = new byte[FRAME_SIZE];
+
+        read(copy, reader, target);
+        assertThat(copy.frame(HEAP_FRAME, header)).as("a generator frame no read planned yet").isFalse();
+        assertThat(copy.missed()).isTrue();
+        copy.finishWalk();
+
+        read(copy, reader, target);
+        assertThat(copy.frame(HEAP_FRAME, header)).as("planned from the last walk").isTrue();
+        assertThat(Bytes.getLong(header, 0)).isEqualTo(0xCCCC);
+        assertThat(copy.missed()).isFalse();
+    }
+
+    @Test
+    void aPlannedRangeThatIsGoneFailsOnceAndIsDropped() throws Exception {
+        long gone = 0x7000_1000L;
+        ChangingTarget target = target(gone);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = new StackCopy(THREAD);
+        read(copy, reader, target);
+        copy.frame(gone, new byte[FRAME_SIZE]);
+        copy.finishWalk();
+
+        assertThat(read(copy, reader, target)).as("the planned frame is unmapped now").isFalse();
+        assertThat(copy.plannedExtras()).isTrue();
+        assertThat(read(copy, reader, target)).as("planned without it").isTrue();
+    }
+
+    @Test
+    void aGarbageThreadStateCopiesNoChunk() throws Exception {
+        ChangingTarget target = target(CHUNK + 0x100);
+        target.put(TSTATE + THREAD.datastackLimit(), CHUNK + (1L << 40));
+        StackCopy copy = new StackCopy(THREAD);
+
+        assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
+        assertThat(copy.frame(CHUNK + 0x100, new byte[FRAME_SIZE])).as("no chunk read for a limit that far off").isFalse();
+    }
+}
