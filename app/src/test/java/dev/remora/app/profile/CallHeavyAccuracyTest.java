@@ -1,0 +1,84 @@
+package dev.remora.app.profile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.remora.app.dump.RemoraCli;
+import dev.remora.app.testing.ScratchDir;
+import dev.remora.app.testing.TargetInterpreter;
+import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * On code whose stack changes every few microseconds (json, regex with a generator expression,
+ * recursion, a loop of one-line calls, C calling back into Python, asyncio tasks, short sleeps), the
+ * profile's share of each function must match the split the target measured itself — wall time with
+ * perf_counter, CPU time with thread_time — and nearly every tick must become a sample: the ticks
+ * lost are those that land where the stack moves, so losing them biases the profile.
+ */
+class CallHeavyAccuracyTest {
+
+    private static final double TARGET_SECONDS = 7;
+    private static final String PROFILE_SECONDS = "4";
+    private static final List<String> FUNCTIONS = List.of("json_round_trips", "regex_generator", "recursion",
+            "tiny_calls", "c_calls_back", "asyncio_tasks", "short_sleeps");
+    private static final Pattern TICKS = Pattern.compile("Captured (\\d+) samples? in .* \\((\\d+) ticks?\\)");
+
+    static Stream<Arguments> interpretersAndModes() {
+        return TargetInterpreters.all().stream()
+                .flatMap(python -> Stream.of(Arguments.of(python, "wall"), Arguments.of(python, "cpu")));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("interpretersAndModes")
+    void sharesMatchWhatTheTargetMeasuredAndTicksBecomeSamples(TargetInterpreter python, String mode) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-callheavy-")) {
+            Path profile = dir.host("profile.txt");
+            String script = dir.copyResource("targets/callheavy.py");
+            Process target = new ProcessBuilder(python.scriptCommand(script, List.of(Double.toString(TARGET_SECONDS), mode)))
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            RemoraCli run;
+            JsonNode measured;
+            try {
+                BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
+                assertThat(out.readLine()).isEqualTo("READY");
+                run = RemoraCli.run("attach", "-d", PROFILE_SECONDS, "--mode", mode, "--collapsed", "-o", profile, target.pid());
+                assertThat(run.exitCode()).as(run.err()).isZero();
+                measured = new ObjectMapper().readTree(out.readLine());
+            } finally {
+                target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+            ProfileAccuracyTest.Shares profiled = ProfileAccuracyTest.Shares.of(Files.readAllLines(profile));
+            Matcher counts = TICKS.matcher(run.err());
+            assertThat(counts.find()).as(run.err()).isTrue();
+            long samples = Long.parseLong(counts.group(1));
+            long ticks = Long.parseLong(counts.group(2));
+            assertThat(profiled.total()).as("samples in the profile").isEqualTo(samples);
+            if (mode.equals("wall")) {
+                // One thread, sampled at every tick: each tick must give its stack.
+                assertThat(samples).as("ticks delivered as samples: %s", run.err()).isGreaterThanOrEqualTo(ticks * 99 / 100);
+            } else {
+                assertThat(run.err()).as("errors in cpu mode").containsPattern("Error rate: 0\\.\\d\\d%");
+            }
+            for (String function : FUNCTIONS) {
+                assertThat(profiled.share(function)).as("%s share in %s mode (measured %s)", function, mode, measured)
+                        .isCloseTo(measured.get(function).asDouble(), within(0.02));
+            }
+        }
+    }
+}
