@@ -82,9 +82,14 @@ final class LaunchedTarget implements AutoCloseable {
         throw last;
     }
 
-    /** The child's exit code once it has ended on its own; empty while it runs. */
-    java.util.OptionalInt exitCode() throws InterruptedException {
-        return child.waitFor(0, TimeUnit.SECONDS) ? java.util.OptionalInt.of(child.exitValue()) : java.util.OptionalInt.empty();
+    /**
+     * The child's exit code once it has ended on its own; empty while it runs.
+     *
+     * @param gone whether sampling saw it go: its memory can vanish before its exit status is collected
+     */
+    java.util.OptionalInt exitCode(boolean gone) throws InterruptedException {
+        return child.waitFor(gone ? 5 : 0, TimeUnit.SECONDS) ? java.util.OptionalInt.of(child.exitValue())
+                : java.util.OptionalInt.empty();
     }
 
     /** A target that dies at once: say how it ended, not that it is missing. */

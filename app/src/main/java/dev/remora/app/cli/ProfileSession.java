@@ -37,12 +37,19 @@ final class ProfileSession {
     private final ProfileOutput output;
     private final PrintWriter err;
 
+    private boolean targetExited;
+
     ProfileSession(PythonProcess process, ProcessImage image, ProfileOptions options, ProfileOutput output, PrintWriter err) {
         this.process = process;
         this.image = image;
         this.options = options;
         this.output = output;
         this.err = err;
+    }
+
+    /** Whether the last {@link #run} ended because the target went away. */
+    boolean targetExited() {
+        return targetExited;
     }
 
     int run(BooleanSupplier targetAlive) throws Exception {
@@ -75,7 +82,8 @@ final class ProfileSession {
                 err.println();
             }
             nameThreads(builder.profile());
-            summary(stats, interrupted.get(), sampler.targetExited());
+            targetExited = sampler.targetExited();
+            summary(stats, interrupted.get(), targetExited);
             output.write(builder.profile());
             return 0;
         } finally {

@@ -53,10 +53,11 @@ public final class RunCommand implements Callable<Integer> {
             ProfileOutput output = ProfileOutput.prepare(profile, target.pid(), spec.commandLine().getOut(),
                     spec.commandLine().getErr());
             PythonProcess process = target.attach(backend);
-            int code = new ProfileSession(process, target.ports().image(), profile, output, spec.commandLine().getErr())
-                    .run(target::alive);
+            ProfileSession session = new ProfileSession(process, target.ports().image(), profile, output,
+                    spec.commandLine().getErr());
+            int code = session.run(target::alive);
             // A script that failed fails the run too, once its profile is written: scripts and CI steps see it.
-            java.util.OptionalInt exited = target.exitCode();
+            java.util.OptionalInt exited = target.exitCode(session.targetExited());
             if (code == 0 && exited.isPresent() && exited.getAsInt() != 0) {
                 spec.commandLine().getErr().printf("remora: the target exited with code %d%n", exited.getAsInt());
                 spec.commandLine().getErr().flush();

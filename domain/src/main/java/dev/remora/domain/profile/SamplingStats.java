@@ -18,6 +18,13 @@ public record SamplingStats(long ticks, long samples, StackErrors errors, long m
         return elapsedNanos <= 0 ? 0 : ticks * 1e9 / elapsedNanos;
     }
 
+    /** E.g. {@code "3990 samples, 10 errors (10 stack moved while read)"}, for a profile's own metadata. */
+    public String describe() {
+        long errors = this.errors.total();
+        return errors == 0 ? "%d samples, 0 errors".formatted(samples)
+                : "%d samples, %d errors (%s)".formatted(samples, errors, this.errors.describe());
+    }
+
     /** Errors among all stacks the sampler tried to take. */
     public double errorRate() {
         long errors = this.errors.total();

@@ -86,7 +86,7 @@ public final class GeckoWriter implements ProfileWriter {
         json.name("startTime").value(info.startEpochMillis());
         json.name("abi").value(arch);
         json.name("misc").value("remora sampling profiler (" + info.backend() + ", "
-                + info.mode().name().toLowerCase(Locale.ROOT) + " mode)");
+                + info.mode().name().toLowerCase(Locale.ROOT) + " mode; " + profile.stats().describe() + ")");
         json.name("oscpu").value(arch);
         json.name("platform").value("Linux");
         json.name("processType").value(0);

@@ -29,8 +29,8 @@ public final class SpeedscopeWriter implements ProfileWriter {
         json.beginObject();
         json.name("$schema").value(SCHEMA);
         json.name("exporter").value("remora");
-        json.name("name").value("pid %d, Python %s, %s mode".formatted(
-                info.pid(), info.pythonVersion(), info.mode().name().toLowerCase(Locale.ROOT)));
+        json.name("name").value("pid %d, Python %s, %s mode, %s".formatted(
+                info.pid(), info.pythonVersion(), info.mode().name().toLowerCase(Locale.ROOT), profile.stats().describe()));
         int[] threads = byThread.sampledThreads();
         json.name("activeProfileIndex").value(byThread.mainThreadPosition(threads));
         json.name("shared").beginObject().name("frames");

@@ -89,7 +89,7 @@ class FlamegraphBrowserTest {
         assertThat(eval("document.querySelectorAll('script').length").asInt()).isEqualTo(2);
         assertThat(eval("t.box(t.one('<native>'))").get("classes").asText()).contains("pseudo");
         assertThat(eval("t.text('meta')").asText()).contains("PID:4242", "Python:3.15.0a1", "Mode:wall",
-                "Samples:150", "Error rate:1.32%");
+                "Samples:150", "Error rate:1.32%", "Errors:2 (2 walk failed)");
     }
 
     @Test

@@ -158,6 +158,8 @@ class FlamegraphWriterTest {
         assertThat(data.get("nodes")).hasSize(1);
         assertThat(data.get("nodes").get(0).get(4).asLong()).isZero();
         assertThat(data.get("meta").get("errorRate").asDouble()).isEqualTo(1.0);
+        assertThat(data.get("meta").get("errors").asLong()).isEqualTo(2);
+        assertThat(data.get("meta").get("errorReasons").get("walk failed").asLong()).isEqualTo(2);
     }
 
     @Test

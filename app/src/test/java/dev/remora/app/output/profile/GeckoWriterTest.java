@@ -48,6 +48,8 @@ class GeckoWriterTest {
         assertThat(meta.get("version").asInt()).isEqualTo(32);
         assertThat(meta.get("preprocessedProfileVersion").asInt()).isEqualTo(57);
         assertThat(meta.get("product").asText()).isEqualTo("Python");
+        assertThat(meta.get("misc").asText()).as("the tick that gave no stack is counted, with its reason")
+                .contains("14 samples, 1 errors (1 unreadable memory)");
         assertThat(meta.get("symbolicated").asBoolean()).isTrue();
         assertThat(meta.get("markerSchema")).isEmpty();
         List<String> categories = new ArrayList<>();

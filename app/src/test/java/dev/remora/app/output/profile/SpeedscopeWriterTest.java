@@ -56,6 +56,8 @@ class SpeedscopeWriterTest {
 
         assertThat(file.get("$schema").asText()).isEqualTo("https://www.speedscope.app/file-format-schema.json");
         assertThat(file.get("exporter").asText()).isEqualTo("remora");
+        assertThat(file.get("name").asText()).as("the tick that gave no stack is counted, with its reason")
+                .endsWith(", 14 samples, 1 errors (1 unreadable memory)");
         List<String> names = new ArrayList<>();
         file.get("profiles").forEach(p -> names.add(p.get("name").asText()));
         assertThat(names).containsExactly("Thread 1001 [MainThread]", "Thread 1002 [worker \"1\"]", "Thread 1003");
