@@ -39,14 +39,20 @@ class CallHeavyAccuracyTest {
             "tiny_calls", "c_calls_back", "asyncio_tasks", "short_sleeps");
     private static final Pattern TICKS = Pattern.compile("Captured (\\d+) samples? in .* \\((\\d+) ticks?\\)");
 
+    /** Each interpreter in wall and cpu mode; those with a frame marker (3.15+) also with --frame-marker. */
     static Stream<Arguments> interpretersAndModes() {
-        return TargetInterpreters.all().stream()
-                .flatMap(python -> Stream.of(Arguments.of(python, "wall"), Arguments.of(python, "cpu")));
+        return TargetInterpreters.all().stream().flatMap(python -> {
+            Stream<Arguments> plain = Stream.of(Arguments.of(python, "wall", false), Arguments.of(python, "cpu", false));
+            return python.minor() >= 15
+                    ? Stream.concat(plain, Stream.of(Arguments.of(python, "wall", true), Arguments.of(python, "cpu", true)))
+                    : plain;
+        });
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} frame marker {2}")
     @MethodSource("interpretersAndModes")
-    void sharesMatchWhatTheTargetMeasuredAndTicksBecomeSamples(TargetInterpreter python, String mode) throws Exception {
+    void sharesMatchWhatTheTargetMeasuredAndTicksBecomeSamples(TargetInterpreter python, String mode, boolean marker)
+            throws Exception {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-callheavy-")) {
             Path profile = dir.host("profile.txt");
             String script = dir.copyResource("targets/callheavy.py");
@@ -57,7 +63,13 @@ class CallHeavyAccuracyTest {
             try {
                 BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
                 assertThat(out.readLine()).isEqualTo("READY");
-                run = RemoraCli.run("attach", "-d", PROFILE_SECONDS, "--mode", mode, "--collapsed", "-o", profile, target.pid());
+                List<Object> args = new java.util.ArrayList<>(List.of("attach", "-d", PROFILE_SECONDS, "--mode", mode,
+                        "--collapsed", "-o", profile));
+                if (marker) {
+                    args.add("--frame-marker");
+                }
+                args.add(target.pid());
+                run = RemoraCli.run(args.toArray());
                 assertThat(run.exitCode()).as(run.err()).isZero();
                 measured = new ObjectMapper().readTree(out.readLine());
             } finally {

@@ -145,6 +145,9 @@ final class FrameWalker {
     Optional<StackProblem> walkCopied(long tstate, StackCopy copy, CodeObjects codes, FrameCache cache,
                                       SnapshotOptions options, long gcFrame) throws MemoryAccessException {
         this.copy = copy;
+        if (markers) {
+            cache.chain().drop(); // proven without the marker: the next marked walk anchors it afresh
+        }
         if (copy.lastFromBatch()) {
             copiesFromBatch++;
         } else {
@@ -168,7 +171,8 @@ final class FrameWalker {
         // Below the marker the frames are those of the last proven stack; marks that depend on
         // what lies above a frame (<native>) or on this moment (<GC>) would need them read again.
         boolean plainFrames = !options.nativeFrames() && !(options.gcFrames() && gcFrame != 0);
-        MarkedChain chain = markers ? cache.chain() : null;
+        // A copied walk proves the stack its own way and does not keep the marker's chain.
+        MarkedChain chain = markers && copy == null ? cache.chain() : null;
         if (chain != null && !plainFrames) {
             chain.drop();
             chain = null;

@@ -267,24 +267,30 @@ public final class PythonProcess {
         if (!visitor.beginThread(interpreterId, nativeId, status)) {
             return;
         }
-        StackCopy copy = walker.usesMarkers() ? null : cache.copy(offsets.thread());
-        if (copy != null && !copy.rodeAlong(reader)) {
-            copy.plan(address, tstate, 0);
-        }
-        Optional<StackProblem> problem = walkThread(address, copy, gcFrame, codes, cache, options);
-        int rereads = 0;
-        // The tick stands for this moment: a stack that moved under the walk is read again at once.
-        while (problem.isPresent() && rereads < MAX_REREADS) {
-            rereads++;
-            if (copy == null) {
-                reader.refetch();
-                reader.readLate(address, tstate, 0, tstate.length);
-            } else {
-                copy.plan(address, tstate, 0);
+        StackCopy copy = cache.copy(offsets.thread());
+        boolean marked = walker.usesMarkers();
+        Optional<StackProblem> problem;
+        if (marked) {
+            // Reads frame by frame, to reuse what lies below the marker.
+            problem = walkThread(address, null, gcFrame, codes, cache, options);
+        } else {
+            if (!copy.rodeAlong(reader)) {
+                copy.planFrom(address, tstate, 0);
             }
             problem = walkThread(address, copy, gcFrame, codes, cache, options);
         }
-        if (copy != null) {
+        int rereads = 0;
+        // The tick stands for this moment: a stack that moved under the walk is copied again at once.
+        while (problem.isPresent() && rereads < MAX_REREADS) {
+            if (marked && rereads == 0) {
+                copy.planFrom(address, tstate, 0);
+            } else {
+                copy.plan(address, tstate, 0);
+            }
+            rereads++;
+            problem = walkThread(address, copy, gcFrame, codes, cache, options);
+        }
+        if (!marked) {
             // The next snapshot's batch reads this thread's stack too, planned from what it saw now.
             copy.plan(address, tstate, 0);
             reader.ride(copy);

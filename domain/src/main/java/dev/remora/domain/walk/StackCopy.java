@@ -67,16 +67,19 @@ final class StackCopy implements SnapshotReader.Rider {
     }
 
     /**
-     * Plans the next read from the thread state as last seen: this copy's own latest state when it
-     * has one, else {@code knownState} from {@code at}.
+     * Plans the next read from the thread state its last read saw, the newest known; without one (none
+     * yet, or the last read failed), from {@code known} from {@code at}.
      */
-    void plan(long tstate, byte[] knownState, int at) {
-        byte[] state = knownState;
-        int from = at;
+    void plan(long tstate, byte[] known, int at) {
         if (hasState) {
-            state = lastState;
-            from = 0;
+            planFrom(tstate, lastState, 0);
+        } else {
+            planFrom(tstate, known, at);
         }
+    }
+
+    /** Plans the next read from a thread state read elsewhere ({@code state} from {@code from}). */
+    void planFrom(long tstate, byte[] state, int from) {
         ranges = 0;
         for (int i = 0; i < extras.count; i++) {
             put(extras.start[i], extras.length[i]);

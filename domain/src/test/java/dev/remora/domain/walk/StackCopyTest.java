@@ -93,7 +93,7 @@ class StackCopyTest {
     }
 
     private static boolean read(StackCopy copy, SnapshotReader reader, ChangingTarget target) throws MemoryAccessException {
-        copy.plan(TSTATE, state(target), 0);
+        copy.planFrom(TSTATE, state(target), 0);
         return copy.read(reader);
     }
 
@@ -104,7 +104,7 @@ class StackCopyTest {
         target.put(frame, 0xAAAA);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = new StackCopy(THREAD);
-        copy.plan(TSTATE, state(target), 0);
+        copy.planFrom(TSTATE, state(target), 0);
         reader.ride(copy);
 
         reader.reset();
@@ -116,7 +116,7 @@ class StackCopyTest {
         assertThat(copy.frame(frame, header)).isTrue();
         assertThat(Bytes.getLong(header, 0)).isEqualTo(0xAAAA);
 
-        copy.plan(TSTATE, state(target), 0);
+        copy.planFrom(TSTATE, state(target), 0);
         reader.ride(copy);
         reader.reset();
         reader.reset();
