@@ -53,7 +53,17 @@ public final class SnapshotReader {
     private Rider[] riders = new Rider[8];
     private int riderCount;
     private Rider[] ridingNow = new Rider[8];
+    /** Per rider of this batch: where its offsets start in {@link #riderOffsets}, and its last range's index in the batch (-1: not read). */
     private int[] riderFirst = new int[8];
+    private int[] riderLast = new int[8];
+    private int[] riderOffsets = new int[64];
+    /** The batch as read: riders' first copies, the snapshot's own ranges, riders' second copies. */
+    private long[] batchStart = new long[256];
+    private int[] batchLength = new int[256];
+    private int[] batchOffset = new int[256];
+    private int firstCopies;
+    /** Bytes the batch fills in {@link Regions#bytes}: a refresh puts its range after them. */
+    private int batchEnd;
 
     private long snapshots;
     private long remoteReads;
@@ -76,12 +86,11 @@ public final class SnapshotReader {
             regions.appendMerged(recordedChecks.plan());
             checks = regions.count - planned;
         }
-        regions.count = planned + checks;
         snapshots++;
-        int riding = takeRiders();
         refreshes = 0;
         extraOffset = -1;
-        int total = regions.count;
+        int riding = takeRiders();
+        int total = layOut(riding);
         if (total == 0) {
             searchable = 0;
             checksUsable = false;
@@ -89,30 +98,41 @@ public final class SnapshotReader {
         }
         batches++;
         remoteReads++;
-        remoteBytes += regions.end();
-        int whole = memory.readPrefix(regions.start, regions.length, regions.bytes, regions.offset, total);
-        searchable = Math.min(whole, planned);
-        checksUsable = whole >= planned + checks;
+        remoteBytes += batchEnd;
+        int whole = memory.readPrefix(batchStart, batchLength, regions.bytes, batchOffset, total);
+        // The snapshot's own ranges follow the riders' first copies.
+        int ownWhole = Math.max(0, Math.min(whole - firstCopies, planned + checks));
+        searchable = Math.min(ownWhole, planned);
+        checksUsable = ownWhole == planned + checks;
         for (int k = 0; k < riding; k++) {
-            int first = riderFirst[k], n = ridingNow[k].ranges();
-            ridingNow[k].arrived(regions.bytes, regions.offset, first, first >= 0 && whole >= first + n, snapshots);
+            Rider rider = ridingNow[k];
+            ridingNow[k] = null;
+            boolean arrived = riderLast[k] >= 0 && whole > riderLast[k] && ownWhole >= planned;
+            rider.arrived(regions.bytes, riderOffsets, riderFirst[k], arrived, snapshots);
         }
     }
 
     /**
-     * A reader of its own ranges that rides along with the next snapshot's batch: its ranges are read
-     * after all the others, in its order, unmerged; {@link #ride} it again for each batch.
+     * A reader of its own ranges that rides along with the next snapshot's batch: a copy of some
+     * ranges, a thread state, and the ranges again. The thread state is the one the snapshot reads
+     * late itself; the first copies are read before the snapshot's own ranges and the second copies
+     * after them, so one batch holds, for every rider, its ranges on both sides of its thread state.
+     * {@link #ride} it again for each batch.
      */
     public interface Rider {
+        /** How many ranges, the thread state included: {@code 2 * middle() + 1}. */
         int ranges();
+
+        /** The thread state's position among the ranges; the ranges after it mirror those before it. */
+        int middle();
 
         long start(int range);
 
         int length(int range);
 
         /**
-         * The batch of snapshot {@code snapshot} (see {@link #snapshots}) was read: the rider's ranges sit
-         * at {@code offsets[first ..]} in {@code bytes} when {@code whole}.
+         * The batch of snapshot {@code snapshot} (see {@link #snapshots}) was read: the rider's ranges
+         * sit at {@code offsets[first ..]} in {@code bytes} when {@code whole}.
          */
         void arrived(byte[] bytes, int[] offsets, int first, boolean whole, long snapshot);
     }
@@ -125,49 +145,99 @@ public final class SnapshotReader {
         riders[riderCount++] = rider;
     }
 
-    /** Appends the riders of the last snapshot to the batch; returns how many ride along. */
+    /** Takes the riders of the last snapshot for this batch; returns how many ride along. */
     private int takeRiders() {
         if (ridingNow.length < riderCount) {
             ridingNow = new Rider[riders.length];
             riderFirst = new int[riders.length];
+            riderLast = new int[riders.length];
         }
         int riding = riderCount;
-        for (int k = 0; k < riding; k++) {
-            Rider rider = riders[k];
-            riders[k] = null;
-            ridingNow[k] = rider;
-            int first = regions.count;
-            for (int r = 0; r < rider.ranges() && first >= 0; r++) {
-                if (!regions.add(rider.start(r), rider.length(r))) {
-                    first = -1;
-                }
-            }
-            riderFirst[k] = first;
-        }
+        System.arraycopy(riders, 0, ridingNow, 0, riding);
+        java.util.Arrays.fill(riders, 0, riding, null);
         riderCount = 0;
         return riding;
     }
 
     /**
-     * Fetches the planned batch again, now: for a walk that met a change and reads the stack afresh.
-     * What this snapshot serves from here on comes from this batch or later reads.
+     * Lays the batch out: the riders' first copies, the snapshot's own ranges, the riders' second
+     * copies. Own ranges keep their places in {@link Regions#bytes}; the riders' bytes go after them.
+     *
+     * @return how many ranges the batch reads
      */
-    public void refetch() {
-        refreshes = 0;
-        extraOffset = -1;
-        regions.count = planned + checks;
-        int total = regions.count;
-        if (total == 0) {
-            searchable = 0;
-            checksUsable = false;
-            return;
+    private int layOut(int riding) {
+        int own = planned + checks;
+        int riderRanges = 0;
+        for (int k = 0; k < riding; k++) {
+            riderRanges += ridingNow[k].ranges();
         }
-        batches++;
-        remoteReads++;
-        remoteBytes += regions.end();
-        int whole = memory.readPrefix(regions.start, regions.length, regions.bytes, regions.offset, total);
-        searchable = Math.min(whole, planned);
-        checksUsable = whole == total;
+        ensureBatch(own + riderRanges);
+        if (riderOffsets.length < riderRanges) {
+            riderOffsets = new int[Math.max(riderRanges, riderOffsets.length * 2)];
+        }
+        int at = regions.end();
+        // First copies, in riders' order.
+        int n = 0, used = 0;
+        for (int k = 0; k < riding; k++) {
+            Rider rider = ridingNow[k];
+            riderFirst[k] = used;
+            riderLast[k] = -1;
+            int middle = rider.middle();
+            for (int r = 0; r < middle; r++, n++) {
+                batchStart[n] = rider.start(r);
+                batchLength[n] = rider.length(r);
+                batchOffset[n] = at;
+                riderOffsets[used + r] = at;
+                at += rider.length(r);
+            }
+            used += rider.ranges();
+        }
+        firstCopies = n;
+        System.arraycopy(regions.start, 0, batchStart, n, own);
+        System.arraycopy(regions.length, 0, batchLength, n, own);
+        System.arraycopy(regions.offset, 0, batchOffset, n, own);
+        n += own;
+        // The thread states are among the snapshot's late ranges; then the second copies.
+        for (int k = 0; k < riding; k++) {
+            Rider rider = ridingNow[k];
+            int first = riderFirst[k], middle = rider.middle();
+            int state = regions.find(rider.start(middle), rider.length(middle), early, planned);
+            if (state < 0) {
+                continue; // its thread state is not read late this time: the rider reads on its own
+            }
+            riderOffsets[first + middle] = state;
+            for (int r = middle + 1; r < rider.ranges(); r++, n++) {
+                batchStart[n] = rider.start(r);
+                batchLength[n] = rider.length(r);
+                batchOffset[n] = at;
+                riderOffsets[first + r] = at;
+                at += rider.length(r);
+            }
+            riderLast[k] = n - 1;
+        }
+        if (!regions.reserve(at)) {
+            // Too large to read at once: the snapshot's own ranges only.
+            for (int k = 0; k < riding; k++) {
+                riderLast[k] = -1;
+            }
+            System.arraycopy(regions.start, 0, batchStart, 0, own);
+            System.arraycopy(regions.length, 0, batchLength, 0, own);
+            System.arraycopy(regions.offset, 0, batchOffset, 0, own);
+            firstCopies = 0;
+            batchEnd = regions.end();
+            return own;
+        }
+        batchEnd = at;
+        return n;
+    }
+
+    private void ensureBatch(int ranges) {
+        if (batchStart.length < ranges) {
+            int capacity = Math.max(ranges, batchStart.length * 2);
+            batchStart = new long[capacity];
+            batchLength = new int[capacity];
+            batchOffset = new int[capacity];
+        }
     }
 
     /** Snapshots begun so far: the current one's number. */
@@ -246,7 +316,7 @@ public final class SnapshotReader {
      */
     private int refreshWith(long address, int length) {
         checksUsable = false;
-        int end = regions.end();
+        int end = Math.max(regions.end(), batchEnd);
         if (++refreshes > MAX_REFRESHES || !regions.reserve(end + (long) length)) {
             searchable = 0;
             extraOffset = -1;

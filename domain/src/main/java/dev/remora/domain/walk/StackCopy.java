@@ -118,6 +118,11 @@ final class StackCopy implements SnapshotReader.Rider {
     }
 
     @Override
+    public int middle() {
+        return stackRanges;
+    }
+
+    @Override
     public long start(int range) {
         return start[range];
     }

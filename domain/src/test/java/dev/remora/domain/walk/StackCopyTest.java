@@ -103,12 +103,16 @@ class StackCopyTest {
         ChangingTarget target = target(frame);
         target.put(frame, 0xAAAA);
         SnapshotReader reader = new SnapshotReader(target);
+        // The snapshot reads the thread state late, as a walk does: the copy's middle is that read.
+        reader.reset();
+        reader.readLate(TSTATE, new byte[THREAD.readLength()], 0, THREAD.readLength());
         StackCopy copy = new StackCopy(THREAD);
         copy.planFrom(TSTATE, state(target), 0);
         reader.ride(copy);
 
         reader.reset();
         assertThat(copy.rodeAlong(reader)).isTrue();
+        assertThat(copy.current()).isEqualTo(frame);
         int reads = target.reads;
         assertThat(copy.read(reader)).isTrue();
         assertThat(target.reads).as("no read of its own").isEqualTo(reads);
@@ -118,7 +122,9 @@ class StackCopyTest {
 
         copy.planFrom(TSTATE, state(target), 0);
         reader.ride(copy);
+        reader.readLate(TSTATE, new byte[THREAD.readLength()], 0, THREAD.readLength());
         reader.reset();
+        assertThat(copy.rodeAlong(reader)).isTrue();
         reader.reset();
         assertThat(copy.rodeAlong(reader)).as("only in the snapshot whose batch it rode along with").isFalse();
     }
