@@ -403,15 +403,16 @@ public final class SnapshotReader {
         memory.read(address, dst, offset, length);
     }
 
+    /** Has the next snapshots' batches read this range late, as if read with {@link #readLate}, without reading it now. */
+    public void planLate(long address, int length) {
+        recordedLate.add(address, length);
+    }
+
     public long readLong(long address) throws MemoryAccessException {
         read(address, scratch, 0, 8);
         return Bytes.getLong(scratch, 0);
     }
 
-    public long readLongLate(long address) throws MemoryAccessException {
-        readLate(address, scratch, 0, 8);
-        return Bytes.getLong(scratch, 0);
-    }
 
     public int readInt(long address) throws MemoryAccessException {
         read(address, scratch, 0, 4);

@@ -36,7 +36,7 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
      * @param baseFrame where the thread state points at the sentinel frame under all others (3.15+)
      * @param readLength how many leading bytes of the thread state cover every field used
      */
-    public record Thread(long size, long prev, long next, long currentFrame, OptionalLong baseFrame,
+    public record Thread(long size, long prev, long next, long interp, long currentFrame, OptionalLong baseFrame,
                          long nativeThreadId, long datastackChunk,
                          OptionalLong holdsGil, OptionalLong gilRequested, OptionalLong currentException,
                          OptionalLong excStateValue, OptionalLong lastProfiledFrame, int readLength) {

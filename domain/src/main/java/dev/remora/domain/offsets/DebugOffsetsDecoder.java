@@ -107,6 +107,7 @@ public final class DebugOffsetsDecoder {
         }
         long prev = f.field("thread_state.prev", size, 8);
         long next = f.field("thread_state.next", size, 8);
+        long interp = f.field("thread_state.interp", size, 8);
         long currentFrame = f.field("thread_state.current_frame", size, 8);
         long nativeId = f.field("thread_state.native_thread_id", size, 8);
         OptionalLong baseFrame = f.optionalField("thread_state.base_frame", size, 8);
@@ -119,10 +120,10 @@ public final class DebugOffsetsDecoder {
                 ? f.optionalField("thread_state.last_profiled_frame", size, 8) : OptionalLong.empty();
         // The chunk is followed by datastack_top and datastack_limit: all three must lie inside.
         long datastackChunk = f.field("thread_state.datastack_chunk", size - 16, 8);
-        int readLength = coveringLength(size, prev, next, currentFrame, baseFrame.orElse(0), nativeId,
+        int readLength = coveringLength(size, prev, next, interp, currentFrame, baseFrame.orElse(0), nativeId,
                 holdsGil.orElse(0), gilRequested.orElse(0), exception.orElse(0), excValue.orElse(0), marker.orElse(0),
                 datastackChunk + 16);
-        return new DebugOffsets.Thread(size, prev, next, currentFrame, baseFrame, nativeId,
+        return new DebugOffsets.Thread(size, prev, next, interp, currentFrame, baseFrame, nativeId,
                 datastackChunk, holdsGil, gilRequested, exception, excValue, marker, readLength);
     }
 

@@ -36,6 +36,8 @@ public final class PythonProcess {
      * error: a stack that changes every few microseconds still gives a proven walk within a few.
      */
     static final int MAX_REREADS = 32;
+    /** Readings of a thread list that keeps changing under them before the walk fails. */
+    private static final int LIST_ATTEMPTS = 8;
 
     private final ProcessImage image;
     private final RemoteMemory memory;
@@ -52,6 +54,8 @@ public final class PythonProcess {
     private final ChainGuard threadGuard = new ChainGuard(MAX_THREADS, 0);
     /** The thread states of the interpreter being walked. */
     private long[] threads = new long[64];
+    /** Their states as the list was read, each {@link #tstate} long. */
+    private byte[][] states = new byte[64][];
     private int threadCount;
     private final byte[] interpreter;
     private final long interpreterStart;
@@ -212,14 +216,16 @@ public final class PythonProcess {
         if (io.codeObjectGeneration().isPresent()) {
             codes.observeGeneration(interpreterLong(io.codeObjectGeneration().getAsLong()));
         }
-        readThreadStates(interpreterLong(io.threadsHead()));
+        readThreadStates(address, interpreterLong(io.threadsHead()));
         // 3.14+ names the main thread; before that it is the oldest thread state, the last in the list.
         long main = io.threadsMain().isPresent() ? interpreterLong(io.threadsMain().getAsLong())
                 : threadCount == 0 ? 0 : threads[threadCount - 1];
         visitor.beginInterpreter(id);
         for (int i = 0; i < threadCount; i++) {
             long t = threads[i];
-            if (options.allThreads() || t == main) {
+            // A thread state whose thread has not started yet has no OS thread and no frame: not a thread yet.
+            if ((options.allThreads() || t == main) && Bytes.getLong(states[i], offsets.thread().nativeThreadId()) != 0) {
+                System.arraycopy(states[i], 0, tstate, 0, tstate.length);
                 thread(id, t, t == main, gilHolder, gcFrame, codes, options, visitor);
             }
         }
@@ -239,27 +245,86 @@ public final class PythonProcess {
         return Math.min(first, io.gcFrame().orElse(first));
     }
 
-    /** Fills {@link #threads} with the interpreter's thread states, newest first. */
-    private void readThreadStates(long head) throws MemoryAccessException, InspectionException {
+    /**
+     * Fills {@link #threads} and {@link #states} with the interpreter's thread states, newest first.
+     * Threads start and exit while the list is read: a list whose links do not hold together (a state
+     * not of this interpreter, a {@code prev} that does not lead back, memory freed meanwhile) is read
+     * again apart from the batch, a few times, before the walk fails.
+     */
+    private void readThreadStates(long interpreterAddress, long head) throws MemoryAccessException, InspectionException {
+        boolean fresh = false;
+        String last = null;
+        for (int attempt = 0; attempt < LIST_ATTEMPTS; attempt++) {
+            String broken;
+            try {
+                if (fresh) {
+                    reader.readApart(interpreterAddress + interpreterStart, interpreter, 0, interpreter.length);
+                    head = interpreterLong(offsets.interpreter().threadsHead());
+                }
+                broken = readThreadList(interpreterAddress, head, fresh);
+                if (broken == null) {
+                    return;
+                }
+            } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
+                broken = e.getMessage(); // a thread state freed while the list was read
+            }
+            // Read twice apart from the batch and broken the same way: not moving, but not a list.
+            if (fresh && broken.equals(last)) {
+                throw new InspectionException.CorruptTarget("the thread list of process %d does not hold together: %s"
+                        .formatted(image.pid(), broken));
+            }
+            last = fresh ? broken : null;
+            fresh = true;
+        }
+        throw new InspectionException.Unreadable("the thread list of process %d kept changing while it was read"
+                .formatted(image.pid()));
+    }
+
+    /** One reading of the thread list; what does not hold together in it, or null when it all does. */
+    private String readThreadList(long interpreterAddress, long head, boolean fresh)
+            throws MemoryAccessException, InspectionException {
+        DebugOffsets.Thread to = offsets.thread();
         threadCount = 0;
         ChainGuard guard = threadGuard.restart(MAX_THREADS, head);
+        long previous = 0;
         for (long t = head; t != 0; ) {
             if (threadCount == threads.length) {
                 threads = java.util.Arrays.copyOf(threads, threadCount * 2);
+                states = java.util.Arrays.copyOf(states, threadCount * 2);
             }
-            threads[threadCount++] = t;
-            // Thread states are read late in a snapshot's batch: see SnapshotReader.
-            long next = reader.readLongLate(t + offsets.thread().next());
+            if (states[threadCount] == null) {
+                states[threadCount] = new byte[tstate.length];
+            }
+            byte[] state = states[threadCount];
+            if (fresh) {
+                reader.readApart(t, state, 0, state.length);
+                reader.planLate(t, state.length);
+            } else {
+                // Thread states are read late in a snapshot's batch: see SnapshotReader.
+                reader.readLate(t, state, 0, state.length);
+            }
+            if (Bytes.getLong(state, to.interp()) != interpreterAddress) {
+                return "thread state 0x%x is not of interpreter 0x%x".formatted(t, interpreterAddress);
+            }
+            long next = Bytes.getLong(state, to.next());
             if (next != 0 && !guard.step(next)) {
+                if (!fresh) {
+                    return "the list loops"; // perhaps only in bytes from before a change: read it again
+                }
                 throw corruptList("thread", guard);
             }
+            if (Bytes.getLong(state, to.prev()) != previous) {
+                return "thread state 0x%x does not lead back to 0x%x".formatted(t, previous);
+            }
+            threads[threadCount++] = t;
+            previous = t;
             t = next;
         }
+        return null;
     }
 
     private void thread(long interpreterId, long address, boolean main, long gilHolder, long gcFrame, CodeObjects codes,
                         SnapshotOptions options, StackVisitor visitor) throws MemoryAccessException {
-        reader.readLate(address, tstate, 0, tstate.length);
         long nativeId = Bytes.getLong(tstate, offsets.thread().nativeThreadId());
         int status = statusReader.read(address, tstate, gilHolder, main, options.cpuState());
         // Claimed before the filter: a thread a mode skips this time keeps its cache for the next.
