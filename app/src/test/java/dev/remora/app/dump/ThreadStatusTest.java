@@ -36,6 +36,8 @@ class ThreadStatusTest {
                         .readLine().split(" ");
                 long handler = Long.parseLong(ids[0]);
                 long sleeper = Long.parseLong(ids[1]);
+                // Handling exceptions that a generator, a coroutine and a generator expression keep.
+                List<Long> kept = List.of(Long.parseLong(ids[2]), Long.parseLong(ids[3]), Long.parseLong(ids[4]));
                 long main = target.pid();
 
                 // Status is sampled: the spinner may be between two time slices in any single dump.
@@ -44,9 +46,11 @@ class ThreadStatusTest {
                     RemoraCli run = RemoraCli.run("dump", "-a", "--format", "json", main);
                     assertThat(run.exitCode()).as(run.err()).isZero();
                     Map<Long, JsonNode> threads = DumpJson.parse(run.out()).threads();
-                    assertThat(threads.keySet()).containsExactlyInAnyOrder(main, handler, sleeper);
-                    dumps.add(Map.of(main, DumpJson.status(threads.get(main)), handler,
-                            DumpJson.status(threads.get(handler)), sleeper, DumpJson.status(threads.get(sleeper))));
+                    assertThat(threads.keySet()).containsExactlyInAnyOrder(main, handler, sleeper, kept.get(0), kept.get(1),
+                            kept.get(2));
+                    Map<Long, Set<String>> status = new java.util.HashMap<>();
+                    threads.forEach((id, thread) -> status.put(id, DumpJson.status(thread)));
+                    dumps.add(status);
                 }
                 assertThat(dumps).anySatisfy(d -> assertThat(d.get(main)).contains("main_thread", "has_gil", "on_cpu"));
                 assertThat(dumps).allSatisfy(d -> {
@@ -57,6 +61,10 @@ class ThreadStatusTest {
                 // Only 3.15 exports where a thread keeps the exception it handles.
                 boolean exportsExceptions = python.isAtLeast(3, 15);
                 assertThat(dumps).allSatisfy(d -> assertThat(d.get(handler).contains("has_exception")).isEqualTo(exportsExceptions));
+                for (long thread : kept) {
+                    assertThat(dumps).as("thread %d", thread)
+                            .allSatisfy(d -> assertThat(d.get(thread).contains("has_exception")).isEqualTo(exportsExceptions));
+                }
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }

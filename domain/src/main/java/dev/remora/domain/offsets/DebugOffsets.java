@@ -34,12 +34,15 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
      * @param lastProfiledFrame where a profiler may leave a marker frame that the interpreter moves to
      *     the caller whenever it pops the marked frame (3.15+)
      * @param baseFrame where the thread state points at the sentinel frame under all others (3.15+)
+     * @param excInfo where the pointer to the exception-stack item in use sits: the thread's own
+     *     {@code exc_state}, or that of the generator or coroutine running (3.15+)
      * @param readLength how many leading bytes of the thread state cover every field used
      */
     public record Thread(long size, long prev, long next, long interp, long currentFrame, OptionalLong baseFrame,
                          long nativeThreadId, long datastackChunk,
                          OptionalLong holdsGil, OptionalLong gilRequested, OptionalLong currentException,
-                         OptionalLong excStateValue, OptionalLong lastProfiledFrame, int readLength) {
+                         OptionalLong excStateValue, OptionalLong excInfo, OptionalLong lastProfiledFrame,
+                         int readLength) {
 
         /** {@code datastack_top}: the data stack's first free slot (it follows the chunk in 3.11+). */
         public long datastackTop() {

@@ -120,11 +120,16 @@ public final class DebugOffsetsDecoder {
                 ? f.optionalField("thread_state.last_profiled_frame", size, 8) : OptionalLong.empty();
         // The chunk is followed by datastack_top and datastack_limit: all three must lie inside.
         long datastackChunk = f.field("thread_state.datastack_chunk", size - 16, 8);
+        // exc_info follows current_exception in every thread state that has both (3.12+); only 3.15 exports
+        // the exception fields, and a walk checks the pointer against the thread's own exc_state.
+        // An item is {exc_value, previous_item}: followed only where exc_value comes first, as it does.
+        OptionalLong excInfo = exception.isPresent() && excValue.isPresent() && excValue.getAsLong() == excState.getAsLong()
+                ? OptionalLong.of(f.field("thread_state.current_exception", size - 8, 8) + 8) : OptionalLong.empty();
         int readLength = coveringLength(size, prev, next, interp, currentFrame, baseFrame.orElse(0), nativeId,
-                holdsGil.orElse(0), gilRequested.orElse(0), exception.orElse(0), excValue.orElse(0), marker.orElse(0),
-                datastackChunk + 16);
+                holdsGil.orElse(0), gilRequested.orElse(0), exception.orElse(0), excValue.orElse(0), excInfo.orElse(0),
+                marker.orElse(0), datastackChunk + 16);
         return new DebugOffsets.Thread(size, prev, next, interp, currentFrame, baseFrame, nativeId,
-                datastackChunk, holdsGil, gilRequested, exception, excValue, marker, readLength);
+                datastackChunk, holdsGil, gilRequested, exception, excValue, excInfo, marker, readLength);
     }
 
     private static DebugOffsets.Frame frame(StructFields f) throws CorruptTarget {

@@ -73,7 +73,7 @@ public final class PythonProcess {
         this.reader = new SnapshotReader(memory);
         this.interpreterList = new InterpreterListHead(runtime.address() + offsets.runtime().interpretersHead());
         this.objects = new ObjectReader(reader, offsets);
-        this.statusReader = new ThreadStatusReader(offsets, image);
+        this.statusReader = new ThreadStatusReader(offsets, image, reader);
         this.walker = new FrameWalker(reader, offsets);
         this.codes = new CodeObjectsByInterpreter(reader, objects, offsets);
         this.interpreterStart = firstInterpreterField(offsets.interpreter());

@@ -1,21 +1,29 @@
 package dev.remora.domain.walk;
 
 import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.ThreadStatus;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.ports.CpuState;
+import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.ProcessImage;
 
 
 /** Derives a thread's status from its thread state, its interpreter's GIL and the OS. */
 final class ThreadStatusReader {
 
+    /** Exception-stack items followed at most: generators nest no deeper in practice. */
+    private static final int MAX_ITEMS = 64;
+
     private final DebugOffsets.Thread thread;
     private final ProcessImage image;
+    private final SnapshotReader reader;
+    private final byte[] item = new byte[16];
 
-    ThreadStatusReader(DebugOffsets offsets, ProcessImage image) {
+    ThreadStatusReader(DebugOffsets offsets, ProcessImage image, SnapshotReader reader) {
         this.thread = offsets.thread();
         this.image = image;
+        this.reader = reader;
     }
 
     /**
@@ -41,13 +49,39 @@ final class ThreadStatusReader {
         } else if (cpu == CpuState.UNKNOWN) {
             status |= ThreadStatus.UNKNOWN.bit();
         }
-        if (nonZero(tstate, thread.currentException().orElse(-1)) || nonZero(tstate, thread.excStateValue().orElse(-1))) {
+        if (nonZero(tstate, thread.currentException().orElse(-1)) || nonZero(tstate, thread.excStateValue().orElse(-1))
+                || handledByAGenerator(tstateAddress, tstate)) {
             status |= ThreadStatus.HAS_EXCEPTION.bit();
         }
         if (main) {
             status |= ThreadStatus.MAIN_THREAD.bit();
         }
         return status;
+    }
+
+    /**
+     * Whether an exception is being handled in a generator or coroutine the thread runs (or in a
+     * function one of them called): its exception sits in the generator's own exception-stack item,
+     * which {@code exc_info} points at, chained down to the thread's own {@code exc_state}.
+     */
+    private boolean handledByAGenerator(long tstateAddress, byte[] tstate) {
+        if (thread.excInfo().isEmpty()) {
+            return false;
+        }
+        long own = tstateAddress + thread.excStateValue().getAsLong();
+        long at = Bytes.getLong(tstate, thread.excInfo().getAsLong());
+        try {
+            for (int i = 0; i < MAX_ITEMS && at != 0 && at != own; i++) {
+                reader.read(at, item, 0, item.length);
+                if (Bytes.getLong(item, 0) != 0) {
+                    return true;
+                }
+                at = Bytes.getLong(item, 8);
+            }
+        } catch (MemoryAccessException e) {
+            return false; // the generator went away meanwhile: it handles nothing now
+        }
+        return false;
     }
 
     private static boolean nonZero(byte[] tstate, long offset) {

@@ -32,7 +32,7 @@ class StackCopyTest {
     /** prev 0, next 8, current frame 16, native id 24, data stack chunk, top and limit 32-55, interp 56. */
     private static final DebugOffsets.Thread THREAD = new DebugOffsets.Thread(256, 0, 8, 56, 16, OptionalLong.empty(), 24,
             32, OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
-            OptionalLong.empty(), 64);
+            OptionalLong.empty(), OptionalLong.empty(), 64);
 
     /** Memory of 8-byte words; a hook runs after each range of a batched read. */
     private static final class ChangingTarget implements RemoteMemory {
