@@ -47,6 +47,14 @@ public interface RemoteMemory extends AutoCloseable {
         return count;
     }
 
+    /**
+     * Whether the memory can change between two reads: a running process's can, a core file's
+     * cannot. A reader reads again what moved under it only where it can.
+     */
+    default boolean changes() {
+        return true;
+    }
+
     /** Whether {@link #write} can work: only live processes, and only where the backend supports it. */
     default boolean writable() {
         return false;

@@ -71,6 +71,11 @@ final class CoreMemory implements RemoteMemory {
     }
 
     @Override
+    public boolean changes() {
+        return false;
+    }
+
+    @Override
     public String backendName() {
         return "core";
     }

@@ -123,7 +123,8 @@ class LiveAndCoreDumpTest {
 
     /**
      * gcore's core of a target in the root: NT_FILE has the host's paths, which lie inside the sysroot
-     * and are taken as they are; the main thread is whole, the others are cut where their C stack was lost.
+     * and are taken as they are; the main thread is whole, the others are cut where their C stack was
+     * lost, and marked incomplete with the address that reads as zeros, in JSON and text.
      */
     private static void assertMainThreadOfGcoreCore(ParkedTarget target, DumpJson live, Path gcore, String root) {
         RemoraCli run = RemoraCli.run("dump", "--core", gcore, "--sysroot", root, "-a", "--format", "json");
@@ -134,11 +135,22 @@ class LiveAndCoreDumpTest {
         assertThat(DumpJson.frames(main)).containsExactlyElementsOf(target.expected().thread(target.pid()).frames());
         assertThat(without(DumpJson.status(main), "unknown"))
                 .isEqualTo(without(DumpJson.status(live.threads().get(target.pid())), "on_cpu"));
+        int cut = 0;
         for (ExpectedThread want : target.expected().threads()) {
-            List<ExpectedFrame> got = DumpJson.frames(threads.get(want.threadId()));
+            JsonNode thread = threads.get(want.threadId());
+            List<ExpectedFrame> got = DumpJson.frames(thread);
             assertThat(got).as("thread %s: innermost frames", want.name()).isNotEmpty()
                     .isEqualTo(want.frames().subList(0, got.size()));
+            // A stack the core cut short says so, and where: never shown as whole.
+            if (got.size() < want.frames().size()) {
+                cut++;
+                assertThat(thread.path("incomplete").asText()).as("thread %s, cut after %d frames", want.name(), got.size())
+                        .containsPattern("frame at 0x[0-9a-f]+ reads as zeros");
+            }
         }
+        assertThat(cut).as("threads whose C stack the core lost").isPositive();
+        RemoraCli text = RemoraCli.run("dump", "--core", gcore, "--sysroot", root, "-a");
+        assertThat(text.out()).containsPattern("\\[stack incomplete: frame at 0x[0-9a-f]+ reads as zeros");
     }
 
     /** The kernel core without --sysroot: one line naming the interpreter and the flag. */

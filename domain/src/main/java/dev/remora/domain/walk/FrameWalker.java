@@ -199,6 +199,13 @@ final class FrameWalker {
                 if (owner > layout.maxFrameOwner()) {
                     return malformed("frame at 0x%x has an invalid owner %d".formatted(address, owner));
                 }
+                if (rawExecutable == 0 && previous == 0 && instrPtr == 0 && owner == 0) {
+                    // No frame the interpreter links to is all zeros: memory a core left out (a thread's C
+                    // stack that gcore did not save) reads so. Not where the stack ends.
+                    return Optional.of(StackProblem.of(StackProblem.Kind.UNREADABLE,
+                            "frame at 0x%x reads as zeros after %d frames: memory missing (left out of a core?)"
+                                    .formatted(address, emitted)));
+                }
                 boolean onThreadStack = layout.isThreadFrameOwner(owner);
                 firstOnThreadStack |= address == first && onThreadStack;
                 long executable = layout.untagStackRef(rawExecutable);

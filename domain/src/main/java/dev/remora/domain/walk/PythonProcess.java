@@ -143,7 +143,9 @@ public final class PythonProcess {
     /** A consistent snapshot: walks again (a few times) when the running target changed under a walk. */
     public ProcessStacks snapshot(SnapshotOptions options) throws InspectionException {
         SnapshotCollector collector = null;
-        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+        // A core does not change: what one walk could not read, another cannot either.
+        int attempts = memory.changes() ? ATTEMPTS : 1;
+        for (int attempt = 0; attempt < attempts; attempt++) {
             collector = new SnapshotCollector();
             walk(options, collector);
             if (!collector.incomplete()) {
@@ -346,7 +348,7 @@ public final class PythonProcess {
         }
         int rereads = 0;
         // The tick stands for this moment: a stack that moved under the walk is copied again at once.
-        while (problem.isPresent() && rereads < MAX_REREADS) {
+        while (problem.isPresent() && rereads < MAX_REREADS && memory.changes()) {
             if (marked && rereads == 0) {
                 copy.planFrom(address, tstate, 0);
             } else {
