@@ -42,6 +42,10 @@ public final class ProfileOptions {
             + "to the target's memory, and two profilers doing so at once would mislead each other.")
     boolean frameMarker;
 
+    @Option(names = "--blocking", description = "Stop the target's threads for each sample (ptrace) and let them run on "
+            + "after it: every stack exact, at a cost to the target (see the README).")
+    boolean blocking;
+
     @Option(names = "--async-aware", description = "Sample asyncio task chains instead of thread stacks (3.14+).")
     boolean asyncAware;
 

@@ -13,6 +13,7 @@ import dev.remora.domain.profile.SamplingStats;
 import dev.remora.domain.profile.ThreadTable;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
+import dev.remora.ports.ProcessStopper;
 import dev.remora.ports.ProcessImage;
 
 import java.io.PrintWriter;
@@ -38,6 +39,7 @@ final class ProfileSession {
     private final PrintWriter err;
 
     private boolean targetExited;
+    private ProcessStopper stopper;
 
     ProfileSession(PythonProcess process, ProcessImage image, ProfileOptions options, ProfileOutput output, PrintWriter err) {
         this.process = process;
@@ -56,6 +58,16 @@ final class ProfileSession {
         if (options.frameMarker) {
             process.useFrameMarkers();
         }
+        // Seized on the thread that samples: the system ties a stopped process to the thread that stops it.
+        try (ProcessStopper stopper = options.blocking ? StoppedSamples.seize(process.pid()) : null) {
+            this.stopper = stopper;
+            return sample(targetAlive);
+        } finally {
+            this.stopper = null;
+        }
+    }
+
+    private int sample(BooleanSupplier targetAlive) throws Exception {
         ProfileInfo info = new ProfileInfo(process.pid(), process.version().toString(), process.backendName(), options.mode,
                 options.rate.intervalNanos(), System.currentTimeMillis());
         ProfileBuilder builder = new ProfileBuilder(info);
@@ -98,14 +110,17 @@ final class ProfileSession {
 
     /** What each sample reads: thread stacks, or with --async-aware the chains of asyncio tasks. */
     private Sampler.Source source() {
+        Sampler.Source read;
         if (options.asyncAware) {
             AsyncMode mode = options.asyncMode();
-            return builder -> TaskStacks.feed(process.asyncSnapshot(mode), builder);
+            read = builder -> TaskStacks.feed(process.asyncSnapshot(mode), builder);
+        } else {
+            boolean cpuState = options.mode == ProfileMode.CPU || options.format() == OutputFormat.gecko;
+            SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState,
+                    options.opcodes);
+            read = builder -> process.sample(walk, builder);
         }
-        boolean cpuState = options.mode == ProfileMode.CPU || options.format() == OutputFormat.gecko;
-        SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState,
-                options.opcodes);
-        return builder -> process.sample(walk, builder);
+        return stopper == null ? read : new StoppedSamples(stopper, read);
     }
 
     /** Says that sampling began, once Ctrl-C would keep what it collects. */

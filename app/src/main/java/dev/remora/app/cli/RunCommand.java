@@ -40,6 +40,11 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         profile.validate();
         backend.validate();
+        if (profile.blocking) {
+            // The JVM waits on the processes it starts, and would take the target's stops for its exit.
+            throw new UserError("--blocking works with attach (start the script, then attach --blocking to it)",
+                    UserErrorHandler.EXIT_USAGE);
+        }
         if (module == null && args.isEmpty()) {
             throw new UserError("run needs a script or -m MODULE", UserErrorHandler.EXIT_USAGE);
         }

@@ -1,0 +1,165 @@
+package dev.remora.app.profile;
+
+import dev.remora.adapters.vmreadv.PtraceStopper;
+import dev.remora.app.dump.RemoraCli;
+import dev.remora.app.testing.ScratchDir;
+import dev.remora.app.testing.TargetInterpreter;
+import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code --blocking} stops the target's threads for each sample: on a target whose stack changes
+ * all the time, every tick gives a stack and every stack obeys the call graph; the target runs on,
+ * untraced, afterwards. A target another tracer holds is a one-line error; run, whose target is the
+ * JVM's own child, refuses the option.
+ */
+class BlockingModeTest {
+
+    private static final ChurnStacks CHURN = new ChurnStacks(0);
+    private static final Pattern COUNTS = Pattern.compile("Captured (\\d+) samples? in .* \\((\\d+) ticks?\\)");
+
+    static List<TargetInterpreter> interpreters() {
+        return TargetInterpreters.all();
+    }
+
+    /**
+     * The churn target, started through a shell so that it is not this JVM's child: a JVM waits on its
+     * children and would take their ptrace stops for their exit.
+     */
+    record Detached(Process shell, int pid) implements AutoCloseable {
+
+        static Detached start(TargetInterpreter python, ScratchDir dir) throws Exception {
+            return start(python, dir, "churn.py", "READY");
+        }
+
+        /** Starts {@code script} and waits for the line it prints when ready ({@code ready}, or any line if null). */
+        static Detached start(TargetInterpreter python, ScratchDir dir, String script, String ready) throws Exception {
+            List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "\"$@\" & echo $!; wait", "sh"));
+            command.addAll(python.scriptCommand(dir.copyResource("targets/" + script), List.of()));
+            Process shell = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            java.io.BufferedReader out = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(shell.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+            Detached target = new Detached(shell, Integer.parseInt(out.readLine().strip()));
+            String line = out.readLine();
+            if (ready != null) {
+                assertThat(line).isEqualTo(ready);
+            }
+            return target;
+        }
+
+        /** Each thread's state letter, from /proc. */
+        List<Character> threadStates() throws Exception {
+            List<Character> states = new ArrayList<>();
+            try (var tasks = Files.list(Path.of("/proc", Integer.toString(pid), "task"))) {
+                for (Path task : tasks.toList()) {
+                    String stat = Files.readString(task.resolve("stat"));
+                    states.add(stat.charAt(stat.lastIndexOf(')') + 2));
+                }
+            }
+            return states;
+        }
+
+        boolean alive() {
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        }
+
+        @Override
+        public void close() {
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            shell.destroyForcibly();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("interpreters")
+    void everyTickGivesAStackThatExisted(TargetInterpreter python) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-blocking-");
+             Detached target = Detached.start(python, dir)) {
+            Path profile = dir.host("blocking.txt");
+            RemoraCli run = RemoraCli.run("attach", "--blocking", "-d", "1", "--collapsed", "-o", profile, target.pid());
+            assertThat(run.exitCode()).as(run.err()).isZero();
+
+            Matcher counts = COUNTS.matcher(run.err());
+            assertThat(counts.find()).as(run.err()).isTrue();
+            assertThat(counts.group(1)).as("samples = ticks: %s", run.err()).isEqualTo(counts.group(2));
+            assertThat(run.err()).contains("Error rate: 0.00%");
+            List<String> stacks = new ArrayList<>();
+            for (String line : Files.readAllLines(profile)) {
+                int space = line.lastIndexOf(' ');
+                List<String> functions = new ArrayList<>();
+                for (String frame : line.substring(0, space).split(";")) {
+                    String[] parts = frame.split(":");
+                    if (parts.length >= 3) {
+                        functions.add(parts[parts.length - 2]);
+                    }
+                }
+                for (long n = Long.parseLong(line.substring(space + 1)); n > 0; n--) {
+                    stacks.add(String.join("|", functions));
+                }
+            }
+            assertThat(stacks).hasSizeGreaterThan(100);
+            assertThat(CHURN.impossible(stacks)).as("stacks that never existed").isEmpty();
+            assertThat(target.alive()).as("the target runs on").isTrue();
+            assertThat(tracer(target.pid())).as("and nobody traces it").isEqualTo("0");
+        }
+    }
+
+    @Test
+    void stopStopsEveryThreadAndResumeLetsThemRun() throws Exception {
+        TargetInterpreter python = TargetInterpreters.all().getFirst();
+        // Six threads: the main one spins, the others wait in locks or except blocks.
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-blocking-stop-");
+             Detached target = Detached.start(python, dir, "status_threads.py", null)) {
+            assertThat(target.threadStates()).hasSizeGreaterThanOrEqualTo(6).contains('R');
+            try (PtraceStopper stopper = PtraceStopper.seize(target.pid())) {
+                for (int i = 0; i < 3; i++) {
+                    stopper.stop();
+                    assertThat(target.threadStates()).as("stopped, round %d", i).containsOnly('t');
+                    stopper.resume();
+                    assertThat(target.threadStates()).as("running again, round %d", i).doesNotContain('t');
+                }
+            }
+            assertThat(tracer(target.pid())).isEqualTo("0");
+            assertThat(target.alive()).isTrue();
+        }
+    }
+
+    @Test
+    void runRefusesBlocking() {
+        RemoraCli run = RemoraCli.run("run", "--blocking", "-d", "1", "some_script.py");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).hasLineCount(1).contains("--blocking works with attach");
+    }
+
+    @Test
+    void aTargetAlreadyTracedIsAOneLineError() throws Exception {
+        TargetInterpreter python = TargetInterpreters.all().getFirst();
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-blocking-traced-");
+             Detached target = Detached.start(python, dir);
+             RemoraProcess first = RemoraProcess.start(dir.host(), "attach", "--blocking", "-d", "30", "--collapsed",
+                     "-o", dir.host("first.txt").toString(), Integer.toString(target.pid()))) {
+            first.awaitErr("Ctrl-C stops and writes the profile.");
+            RemoraCli second = RemoraCli.run("attach", "--blocking", "-d", "1", "--collapsed", "-o", dir.host("second.txt"),
+                    target.pid());
+            assertThat(second.exitCode()).isEqualTo(1);
+            assertThat(second.err()).hasLineCount(1)
+                    .startsWith("remora: --blocking: process %d is already traced by process ".formatted(target.pid()));
+        }
+    }
+
+    private static String tracer(int pid) throws Exception {
+        return Files.readAllLines(Path.of("/proc", Integer.toString(pid), "status")).stream()
+                .filter(line -> line.startsWith("TracerPid:")).map(line -> line.substring(10).strip()).findFirst().orElseThrow();
+    }
+}
