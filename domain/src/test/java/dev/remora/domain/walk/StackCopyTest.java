@@ -130,26 +130,33 @@ class StackCopyTest {
         assertThat(copy.rodeAlong(reader)).as("only in the snapshot whose batch it rode along with").isFalse();
     }
 
+    /** The frames as a walk reads them from the copy's first copy: executable at 0, previous at 8. */
+    private static WalkedFrames walk(StackCopy copy, long... frames) {
+        WalkedFrames walked = new WalkedFrames();
+        byte[] header = new byte[FRAME_SIZE];
+        for (long frame : frames) {
+            assertThat(copy.frame(frame, header)).isTrue();
+            walked.add(frame, Bytes.getLong(header, 8), Bytes.getLong(header, 0), 0);
+        }
+        return walked;
+    }
+
     @Test
     void aFrameReplacedDuringTheReadDiffersInTheSecondCopy() throws Exception {
         long caller = CHUNK + 0x100, callee = CHUNK + 0x200;
         ChangingTarget target = target(callee);
         target.put(caller, 0xAAAA);
+        target.put(callee + 8, caller);
         // The caller returns and another call takes its place while the stack is being copied.
         target.afterFirstRange = () -> target.put(caller, 0xBBBB);
         StackCopy copy = new StackCopy(THREAD);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         assertThat(target.reads).as("stack, thread state and stack again in one read").isEqualTo(1);
 
-        WalkedFrames walked = new WalkedFrames();
-        byte[] header = new byte[FRAME_SIZE];
-        copy.frame(callee, header);
-        walked.add(callee, caller, 0x5555, 0);
-        copy.frame(caller, header);
-        walked.add(caller, 0, Bytes.getLong(header, 0), 0);
+        WalkedFrames walked = walk(copy, callee, caller);
 
         assertThat(copy.current()).isEqualTo(callee);
-        assertThat(Bytes.getLong(header, 0)).as("the first copy").isEqualTo(0xAAAA);
+        assertThat(walked.executable(1)).as("the first copy").isEqualTo(0xAAAA);
         assertThat(copy.unchangedInSecondCopy(walked, FRAME)).as("the replaced caller is caught").isFalse();
     }
 
@@ -162,12 +169,7 @@ class StackCopyTest {
         StackCopy copy = new StackCopy(THREAD);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
 
-        WalkedFrames walked = new WalkedFrames();
-        byte[] header = new byte[FRAME_SIZE];
-        copy.frame(callee, header);
-        walked.add(callee, Bytes.getLong(header, 8), Bytes.getLong(header, 0), 0);
-        copy.frame(caller, header);
-        walked.add(caller, Bytes.getLong(header, 8), Bytes.getLong(header, 0), 0);
+        WalkedFrames walked = walk(copy, callee, caller);
 
         assertThat(walked.previous(0)).isEqualTo(caller);
         assertThat(copy.unchangedInSecondCopy(walked, FRAME)).isTrue();
