@@ -26,7 +26,11 @@ public final class JsonDumpWriter implements DumpWriter {
                 thread(b, thread);
                 threadSep = ", ";
             }
-            b.append("]}");
+            b.append(']');
+            if (interp.notStarted() > 0) {
+                b.append(", \"threads_not_started\": ").append(interp.notStarted());
+            }
+            b.append('}');
             sep = ", ";
         }
         b.append("]}");

@@ -48,6 +48,7 @@ class ThreadChurnDumpTest {
                 PythonProcess process = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), memory);
                 List<String> failures = new ArrayList<>();
                 int threadsSeen = 0;
+                int notStarted = 0;
                 for (int i = 0; i < DUMPS; i++) {
                     ProcessStacks stacks;
                     try {
@@ -58,10 +59,12 @@ class ThreadChurnDumpTest {
                     }
                     List<ThreadStack> threads = stacks.interpreters().getFirst().threads();
                     threadsSeen = Math.max(threadsSeen, threads.size());
+                    notStarted += stacks.interpreters().getFirst().notStarted();
                     check(i, threads, target.pid(), failures);
                 }
                 assertThat(failures).as("of %d dumps", DUMPS).isEmpty();
                 assertThat(threadsSeen).as("short-lived threads were seen too").isGreaterThan(4);
+                assertThat(notStarted).as("thread states not started yet, left out and counted").isPositive();
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }

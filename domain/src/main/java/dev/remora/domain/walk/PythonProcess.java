@@ -225,11 +225,16 @@ public final class PythonProcess {
         visitor.beginInterpreter(id);
         for (int i = 0; i < threadCount; i++) {
             long t = threads[i];
-            // A thread state whose thread has not started yet has no OS thread and no frame: not a thread yet.
-            if ((options.allThreads() || t == main) && Bytes.getLong(states[i], offsets.thread().nativeThreadId()) != 0) {
-                System.arraycopy(states[i], 0, tstate, 0, tstate.length);
-                thread(id, t, t == main, gilHolder, gcFrame, codes, options, visitor);
+            if (!options.allThreads() && t != main) {
+                continue;
             }
+            // A thread state whose thread has not started yet has no OS thread and no frame: not a thread yet.
+            if (Bytes.getLong(states[i], offsets.thread().nativeThreadId()) == 0) {
+                visitor.threadNotStarted();
+                continue;
+            }
+            System.arraycopy(states[i], 0, tstate, 0, tstate.length);
+            thread(id, t, t == main, gilHolder, gcFrame, codes, options, visitor);
         }
         return next;
     }

@@ -17,6 +17,7 @@ import java.util.Optional;
 final class SnapshotCollector implements StackVisitor {
 
     private final Map<Long, List<ThreadStack>> byInterpreter = new LinkedHashMap<>();
+    private final Map<Long, Integer> notStarted = new LinkedHashMap<>();
     private List<FrameInfo> frames;
     private long interpreterId;
     private long threadId;
@@ -48,6 +49,12 @@ final class SnapshotCollector implements StackVisitor {
     @Override
     public void beginInterpreter(long id) {
         byInterpreter.computeIfAbsent(id, i -> new ArrayList<>());
+        interpreterId = id;
+    }
+
+    @Override
+    public void threadNotStarted() {
+        notStarted.merge(interpreterId, 1, Integer::sum);
     }
 
     boolean incomplete() {
@@ -57,7 +64,7 @@ final class SnapshotCollector implements StackVisitor {
     /** The main interpreter (id 0) first; the target lists them newest first. */
     List<InterpreterStacks> interpreters() {
         return byInterpreter.entrySet().stream()
-                .map(e -> new InterpreterStacks(e.getKey(), e.getValue()))
+                .map(e -> new InterpreterStacks(e.getKey(), e.getValue(), notStarted.getOrDefault(e.getKey(), 0)))
                 .sorted(Comparator.comparingLong(InterpreterStacks::interpreterId))
                 .toList();
     }

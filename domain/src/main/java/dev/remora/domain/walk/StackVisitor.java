@@ -14,6 +14,9 @@ public interface StackVisitor {
     /** An interpreter's threads follow. */
     default void beginInterpreter(long interpreterId) {}
 
+    /** A thread state of the interpreter last begun whose thread has not started yet: it is not walked. */
+    default void threadNotStarted() {}
+
     /**
      * A thread is next.
      *
