@@ -10,8 +10,8 @@ public interface ProcessStopper extends AutoCloseable {
     /** Stops every thread of the process, those started since the last stop too; returns once all are stopped. */
     void stop() throws ProcessStopException;
 
-    /** Lets the stopped threads run on. */
-    void resume() throws ProcessStopException;
+    /** Lets the stopped threads run on (those that exited meanwhile are let go). */
+    void resume();
 
     /** Lets go of the process, which runs on as if never stopped. */
     @Override

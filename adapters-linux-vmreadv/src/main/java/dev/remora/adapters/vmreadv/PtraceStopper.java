@@ -27,8 +27,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * Stops a process with ptrace: each thread is seized once ({@code PTRACE_SEIZE}, which neither stops
  * it nor changes what it sees), then each stop interrupts every thread ({@code PTRACE_INTERRUPT}) and
- * waits for it, and each resume continues it, giving back any signal that arrived meanwhile.
- * Threads started since the last stop are seized at the next one.
+ * waits for that stop, passing on at once any signal that arrives meanwhile, and each resume
+ * continues it (a thread the user's job control stopped meanwhile stays stopped: {@code
+ * PTRACE_LISTEN}). Threads started since the last stop are seized and stopped too, until a listing
+ * of the process's threads finds no new one.
  */
 public final class PtraceStopper implements ProcessStopper {
 
@@ -36,6 +38,13 @@ public final class PtraceStopper implements ProcessStopper {
     private static final int PTRACE_DETACH = 17;
     private static final int PTRACE_SEIZE = 0x4206;
     private static final int PTRACE_INTERRUPT = 0x4207;
+    private static final int PTRACE_LISTEN = 0x4208;
+    private static final int PTRACE_EVENT_STOP = 128;
+    /** Listings of the threads per stop, for threads started while the others were being stopped. */
+    private static final int MAX_LISTINGS = 16;
+    /** How a stopped thread resumes: it continues, or (stopped by job control) it listens. */
+    private static final int CONTINUE = 0;
+    private static final int LISTEN = 1;
     private static final int WNOHANG = 1;
     private static final int WALL = 0x40000000;
     /** How long a thread may take to stop before the stop fails. */
@@ -60,7 +69,7 @@ public final class PtraceStopper implements ProcessStopper {
     private final Arena arena = Arena.ofConfined();
     private final MemorySegment callState = arena.allocate(FfmProcessVm.CALL_STATE);
     private final MemorySegment status = arena.allocate(JAVA_INT);
-    /** Seized threads, and the signal each is to get back when it resumes (0: none). */
+    /** Seized threads, and how each resumes. */
     private final Map<Integer, Integer> threads = new LinkedHashMap<>();
     private boolean stopped;
 
@@ -85,22 +94,21 @@ public final class PtraceStopper implements ProcessStopper {
 
     @Override
     public void stop() throws ProcessStopException {
-        seizeNewThreads();
-        for (Iterator<Integer> it = threads.keySet().iterator(); it.hasNext(); ) {
-            int tid = it.next();
-            if (ptrace(PTRACE_INTERRUPT, tid, 0) < 0) {
-                it.remove(); // exited since it was seized
-            }
-        }
         long deadline = System.nanoTime() + STOP_TIMEOUT_NANOS;
-        for (Iterator<Map.Entry<Integer, Integer>> it = threads.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Integer, Integer> thread = it.next();
-            int signal = awaitStop(thread.getKey(), deadline);
-            if (signal < 0) {
-                it.remove();
-            } else {
-                thread.setValue(signal);
+        try {
+            seizeNewThreads();
+            stopAll(threads.keySet().stream().toList(), deadline);
+            // Threads started while the others were being stopped: until a listing finds none.
+            for (int listing = 0; listing < MAX_LISTINGS; listing++) {
+                java.util.List<Integer> fresh = seizeNewThreads();
+                if (fresh.isEmpty()) {
+                    break;
+                }
+                stopAll(fresh, deadline);
             }
+        } catch (ProcessStopException e) {
+            resume(); // those stopped so far run on
+            throw e;
         }
         if (threads.isEmpty()) {
             throw new ProcessStopException(Reason.GONE, "process %d exited".formatted(pid));
@@ -108,11 +116,29 @@ public final class PtraceStopper implements ProcessStopper {
         stopped = true;
     }
 
+    private void stopAll(java.util.List<Integer> tids, long deadline) throws ProcessStopException {
+        for (int tid : tids) {
+            if (ptrace(PTRACE_INTERRUPT, tid, 0) < 0) {
+                threads.remove(tid); // exited since it was seized
+            }
+        }
+        for (int tid : tids) {
+            if (threads.containsKey(tid)) {
+                int resumeWith = awaitStop(tid, deadline);
+                if (resumeWith < 0) {
+                    threads.remove(tid);
+                } else {
+                    threads.put(tid, resumeWith);
+                }
+            }
+        }
+    }
+
     @Override
     public void resume() {
         for (Map.Entry<Integer, Integer> thread : threads.entrySet()) {
-            ptrace(PTRACE_CONT, thread.getKey(), thread.getValue());
-            thread.setValue(0);
+            ptrace(thread.getValue() == LISTEN ? PTRACE_LISTEN : PTRACE_CONT, thread.getKey(), 0);
+            thread.setValue(CONTINUE);
         }
         stopped = false;
     }
@@ -126,8 +152,8 @@ public final class PtraceStopper implements ProcessStopper {
         } catch (ProcessStopException gone) {
             // Nothing left to let go of.
         }
-        for (Map.Entry<Integer, Integer> thread : threads.entrySet()) {
-            ptrace(PTRACE_DETACH, thread.getKey(), thread.getValue());
+        for (int tid : threads.keySet()) {
+            ptrace(PTRACE_DETACH, tid, 0);
         }
         threads.clear();
         stopped = false;
@@ -135,8 +161,8 @@ public final class PtraceStopper implements ProcessStopper {
     }
 
     /**
-     * Waits until {@code tid} is stopped; returns the signal to give back when it resumes (0 for the
-     * stop we asked for), or -1 when the thread exited.
+     * Waits until {@code tid} is in the stop the interrupt asked for; returns how it is to resume
+     * ({@link #CONTINUE}, or {@link #LISTEN} when job control stopped it meanwhile), or -1 when it exited.
      */
     private int awaitStop(int tid, long deadline) throws ProcessStopException {
         while (true) {
@@ -151,19 +177,23 @@ public final class PtraceStopper implements ProcessStopper {
             }
             if (got == tid) {
                 int s = status.get(JAVA_INT, 0);
-                if ((s & 0x7f) == 0 || ((s & 0x7f) != 0x7f)) {
+                if ((s & 0xff) != 0x7f) {
                     return -1; // exited or killed
                 }
                 int signal = (s >> 8) & 0xff;
-                boolean eventStop = (s >>> 16) != 0;
-                // The interrupt (and group stops) show as an event stop; any other stop is a signal on its way in.
-                return eventStop || signal == 5 /* SIGTRAP */ ? 0 : signal;
+                if ((s >>> 16) == PTRACE_EVENT_STOP) {
+                    // The interrupt's stop, or a group stop (job control), which must last past the sample.
+                    return signal == 19 || signal == 20 || signal == 21 || signal == 22 ? LISTEN : CONTINUE;
+                }
+                // A signal on its way in: pass it on now and wait on for the interrupt's stop.
+                ptrace(PTRACE_CONT, tid, (s >>> 16) == 0 ? signal : 0);
+                continue;
             }
             // The stop may have been collected by another waiter in this process: a JVM reaps the
             // processes it started, and a ptrace stop of a child is reported to any of its waiters.
             char state = state(tid);
             if (state == 't') {
-                return 0;
+                return CONTINUE;
             }
             if (state == 'Z' || state == 'X' || state == '?') {
                 return -1;
@@ -187,7 +217,9 @@ public final class PtraceStopper implements ProcessStopper {
         }
     }
 
-    private void seizeNewThreads() throws ProcessStopException {
+    /** Seizes the threads not seized yet; returns them. */
+    private java.util.List<Integer> seizeNewThreads() throws ProcessStopException {
+        java.util.List<Integer> fresh = new java.util.ArrayList<>();
         Path tasks = Path.of("/proc", Integer.toString(pid), "task");
         try (Stream<Path> list = Files.list(tasks)) {
             for (Iterator<Path> it = list.iterator(); it.hasNext(); ) {
@@ -202,15 +234,10 @@ public final class PtraceStopper implements ProcessStopper {
                     }
                     throw refused(errno);
                 }
-                threads.put(tid, 0);
-                if (stopped) {
-                    // Seized while the others are stopped: stop it too before anything is read.
-                    ptrace(PTRACE_INTERRUPT, tid, 0);
-                    if (awaitStop(tid, System.nanoTime() + STOP_TIMEOUT_NANOS) < 0) {
-                        threads.remove(tid);
-                    }
-                }
+                threads.put(tid, CONTINUE);
+                fresh.add(tid);
             }
+            return fresh;
         } catch (NoSuchFileException e) {
             throw new ProcessStopException(Reason.GONE, "process %d exited".formatted(pid));
         } catch (IOException | NumberFormatException e) {

@@ -40,11 +40,7 @@ final class StoppedSamples implements Sampler.Source {
         try {
             read.sampleInto(builder);
         } finally {
-            try {
-                stopper.resume();
-            } catch (ProcessStopException e) {
-                // The target went away while stopped: the next stop says so.
-            }
+            stopper.resume();
         }
     }
 }

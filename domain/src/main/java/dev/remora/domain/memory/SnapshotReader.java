@@ -100,6 +100,15 @@ public final class SnapshotReader {
         remoteReads++;
         remoteBytes += batchEnd;
         int whole = memory.readPrefix(batchStart, batchLength, regions.bytes, batchOffset, total);
+        if (whole < firstCopies) {
+            // A rider's range is gone (a chunk freed since it was planned): the snapshot's own ranges were
+            // not read. Read them on their own; the riders read theirs when their walks come.
+            batches++;
+            remoteReads++;
+            whole = firstCopies + memory.readPrefix(regions.start, regions.length, regions.bytes, regions.offset,
+                    planned + checks);
+            java.util.Arrays.fill(riderLast, 0, riding, -1);
+        }
         // The snapshot's own ranges follow the riders' first copies.
         int ownWhole = Math.max(0, Math.min(whole - firstCopies, planned + checks));
         searchable = Math.min(ownWhole, planned);
@@ -175,7 +184,7 @@ public final class SnapshotReader {
         if (riderOffsets.length < riderRanges) {
             riderOffsets = new int[Math.max(riderRanges, riderOffsets.length * 2)];
         }
-        int at = regions.end();
+        long at = regions.end();
         // First copies, in riders' order.
         int n = 0, used = 0;
         for (int k = 0; k < riding; k++) {
@@ -186,8 +195,8 @@ public final class SnapshotReader {
             for (int r = 0; r < middle; r++, n++) {
                 batchStart[n] = rider.start(r);
                 batchLength[n] = rider.length(r);
-                batchOffset[n] = at;
-                riderOffsets[used + r] = at;
+                batchOffset[n] = (int) at;
+                riderOffsets[used + r] = (int) at;
                 at += rider.length(r);
             }
             used += rider.ranges();
@@ -209,8 +218,8 @@ public final class SnapshotReader {
             for (int r = middle + 1; r < rider.ranges(); r++, n++) {
                 batchStart[n] = rider.start(r);
                 batchLength[n] = rider.length(r);
-                batchOffset[n] = at;
-                riderOffsets[first + r] = at;
+                batchOffset[n] = (int) at;
+                riderOffsets[first + r] = (int) at;
                 at += rider.length(r);
             }
             riderLast[k] = n - 1;
@@ -227,7 +236,7 @@ public final class SnapshotReader {
             batchEnd = regions.end();
             return own;
         }
-        batchEnd = at;
+        batchEnd = (int) at; // below Regions' bound: reserve(at) held
         return n;
     }
 

@@ -15,8 +15,6 @@ public record StackProblem(Kind kind, String detail, int rereads) {
         UNREADABLE("unreadable memory"),
         /** What was read is not a stack: a bad frame owner, a loop, a malformed code object. */
         MALFORMED("malformed stack"),
-        /** The thread's state went away (the thread ended) while it was read. */
-        THREAD_GONE("thread gone"),
         /** The whole walk failed before reaching the threads. */
         WALK_FAILED("walk failed");
 

@@ -49,7 +49,7 @@ public record StackErrors(long[] byKind) {
         return kinds;
     }
 
-    /** E.g. {@code "12 stack moved while read, 3 thread gone"}, or {@code "none"}. */
+    /** E.g. {@code "12 stack moved while read, 3 unreadable memory"}, or {@code "none"}. */
     public String describe() {
         List<String> parts = new ArrayList<>();
         for (StackProblem.Kind kind : kinds()) {

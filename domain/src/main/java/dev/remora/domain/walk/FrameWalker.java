@@ -39,6 +39,10 @@ final class FrameWalker {
      * milliseconds a busy target can change a frame and change it back unseen.
      */
     static final int MAX_READS_PER_CHECK = 2;
+    /** Frames a copied walk may read apart (the copy lacked them) before it gives up and copies again. */
+    static final int MAX_READ_APART = 1 << 16;
+    private static final Optional<StackProblem> TOO_MANY_APART =
+            Optional.of(StackProblem.of(StackProblem.Kind.MOVED, "the stack copy lacked too many frames"));
     private static final Optional<StackProblem> SLOW =
             Optional.of(StackProblem.of(StackProblem.Kind.MOVED, "the stack was read too slowly to be proven"));
 
@@ -49,6 +53,7 @@ final class FrameWalker {
     private final long baseFrameOffset;
     /** The copy the current walk reads its frames from, or null when it reads them through the reader. */
     private StackCopy copy;
+    private int readApart;
     private final VersionLayout layout;
     private final byte[] frame;
     private final byte[] markerBytes = new byte[8];
@@ -93,12 +98,12 @@ final class FrameWalker {
         return markerOffset > currentFrameOffset;
     }
 
-    /** Walks proven from a snapshot's batch: its second copies, or a stack copy that rode along. */
+    /** Walks that met their proof in a snapshot's batch: its second copies, or a stack copy that rode along. */
     long checksFromBatch() {
         return check.fromBatch() + copiesFromBatch;
     }
 
-    /** Walks proven by a read of their own. */
+    /** Walks that needed a read of their own for their proof (a new thread's first copy, every re-read). */
     long checkReads() {
         return check.ownReads() + copyReads;
     }
@@ -153,9 +158,7 @@ final class FrameWalker {
         } else {
             copyReads++;
         }
-        byte[] state = copy.stateBytes();
-        int at = copy.stateOffset();
-        long base = baseFrameOffset >= 0 ? Bytes.getLong(state, at + (int) baseFrameOffset) : 0;
+        long base = baseFrameOffset >= 0 ? Bytes.getLong(copy.stateBytes(), (int) baseFrameOffset) : 0;
         try {
             return walkChain(tstate, copy.current(), base, 0, codes, cache, options, gcFrame);
         } finally {
@@ -188,8 +191,12 @@ final class FrameWalker {
         walked.clear();
         opcode = null;
         tailChain = null;
+        readApart = 0;
         try {
             while (address != 0) {
+                if (readApart > MAX_READ_APART) {
+                    return TOO_MANY_APART;
+                }
                 readFrame(address);
                 long rawExecutable = Bytes.getLong(frame, offsets.executable());
                 long previous = Bytes.getLong(frame, offsets.previous());
@@ -200,9 +207,9 @@ final class FrameWalker {
                     return malformed("frame at 0x%x has an invalid owner %d".formatted(address, owner));
                 }
                 if (rawExecutable == 0 && previous == 0 && instrPtr == 0 && owner == 0) {
-                    // No frame the interpreter links to is all zeros: memory a core left out (a thread's C
-                    // stack that gcore did not save) reads so. Not where the stack ends.
-                    return Optional.of(StackProblem.of(StackProblem.Kind.UNREADABLE,
+                    // No frame the interpreter links to is all zeros. In a core, memory it left out (a thread's C
+                    // stack that gcore did not save) reads so; live, a frame not yet written or already freed.
+                    return reader.memory().changes() ? CHANGED : Optional.of(StackProblem.of(StackProblem.Kind.UNREADABLE,
                             "frame at 0x%x reads as zeros after %d frames: memory missing (left out of a core?)"
                                     .formatted(address, emitted)));
                 }
@@ -259,9 +266,6 @@ final class FrameWalker {
                 // Frames the copy lacked were read just after it (heap frames of generators and coroutines,
                 // often new objects each time): the chain must still end where a thread's stack ends, not at
                 // a generator frame that was suspended meanwhile and so lost its link to its caller.
-                // Frames the copy lacked were read just after it (heap frames of generators and coroutines,
-                // often new objects each time): the chain must still end where a thread's stack ends, not at
-                // a generator frame that was suspended meanwhile and so lost its link to its caller.
                 return endedAtRoot && copy.unchangedInSecondCopy(walked, offsets) ? Optional.empty() : CHANGED;
             }
             if (reader.remoteReads() - readsBefore > MAX_READS_PER_CHECK) {
@@ -293,6 +297,7 @@ final class FrameWalker {
         if (copy == null) {
             reader.read(address, frame, 0, frame.length);
         } else if (!copy.frame(address, frame)) {
+            readApart++;
             reader.readApart(address, frame, 0, frame.length);
         }
     }

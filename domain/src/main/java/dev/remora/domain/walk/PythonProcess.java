@@ -269,10 +269,14 @@ public final class PythonProcess {
                     head = interpreterLong(offsets.interpreter().threadsHead());
                 }
                 broken = readThreadList(interpreterAddress, head, fresh);
-                if (broken == null) {
+                if (broken == null || !memory.changes()) {
+                    // A core's list can be caught mid-update: the threads that held together are its threads.
                     return;
                 }
             } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
+                if (!memory.changes()) {
+                    return; // a core that left a thread state out: the threads before it are its threads
+                }
                 broken = e.getMessage(); // a thread state freed while the list was read
             }
             // Read twice apart from the batch and broken the same way: not moving, but not a list.
@@ -353,6 +357,7 @@ public final class PythonProcess {
         }
         int rereads = 0;
         // The tick stands for this moment: a stack that moved under the walk is copied again at once.
+        // Every kind: on a running target, a malformed or unreadable stack is mostly one read as it moved.
         while (problem.isPresent() && rereads < MAX_REREADS && memory.changes()) {
             if (marked && rereads == 0) {
                 copy.planFrom(address, tstate, 0);

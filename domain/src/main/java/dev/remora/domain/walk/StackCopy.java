@@ -51,7 +51,7 @@ final class StackCopy implements SnapshotReader.Rider {
     /** The snapshot whose batch the copy last rode along with: its bytes are of no use to a later one. */
     private long arrivedIn = -1;
 
-    /** Extras for the next read (sorted, merged), and those being gathered by the current walk. */
+    /** Extras for the next read (merged when near), and those being gathered by the current walk. */
     private final Extras extras = new Extras();
     private final Extras nextExtras = new Extras();
     /** The chunk the last read found, and whether the copy needs to be wider. */
@@ -139,6 +139,9 @@ final class StackCopy implements SnapshotReader.Rider {
         if (whole) {
             bytes = batch;
             System.arraycopy(offsets, first, offset, 0, ranges);
+            // The thread state is among the snapshot's own ranges, which a refresh reads again in place:
+            // keep it as the batch read it, between the two copies of the stack.
+            keepState();
         }
     }
 
@@ -154,7 +157,6 @@ final class StackCopy implements SnapshotReader.Rider {
         if (rodeAlong(reader)) {
             fromBatch = false;
             lastFromBatch = true;
-            keepState();
             return true;
         }
         lastFromBatch = false;
@@ -191,7 +193,7 @@ final class StackCopy implements SnapshotReader.Rider {
 
     /** The current frame the thread state named between the two copies of the stack. */
     long current() {
-        return Bytes.getLong(bytes, offset[stackRanges] + (int) thread.currentFrame());
+        return Bytes.getLong(lastState, (int) thread.currentFrame());
     }
 
     /**
@@ -204,7 +206,8 @@ final class StackCopy implements SnapshotReader.Rider {
             long address = walked.address(i);
             for (int r = 0; r < stackRanges; r++) {
                 long delta = address - start[r];
-                if (delta >= 0 && delta <= length[r] - headerLength(f)) {
+                // The same test as frame(): a frame read apart is not among those copied.
+                if (delta >= 0 && delta <= length[r] - f.size()) {
                     int at = offset[secondCopy(r)] + (int) delta;
                     if (Bytes.getLong(bytes, at + (int) f.previous()) != walked.previous(i)
                             || Bytes.getLong(bytes, at + (int) f.executable()) != walked.executable(i)) {
@@ -222,17 +225,10 @@ final class StackCopy implements SnapshotReader.Rider {
         return 2 * stackRanges - r;
     }
 
-    private static int headerLength(DebugOffsets.Frame f) {
-        return (int) (Math.max(f.executable(), Math.max(f.previous(), f.instrPtr())) + 8);
-    }
 
-    /** The thread state as read between the copies of the stack. */
+    /** The thread state as read between the copies of the stack, from offset 0. */
     byte[] stateBytes() {
-        return bytes;
-    }
-
-    int stateOffset() {
-        return offset[stackRanges];
+        return lastState;
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.remora.domain.profile.CallTree;
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileInfo;
 import dev.remora.domain.profile.SampleLog;
+import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.profile.SamplingStats;
 
 import java.io.IOException;
@@ -107,14 +108,18 @@ public final class JsonlStream implements SampleStream {
         }
         finished = true;
         SamplingStats stats = profile.stats();
-        line(new JsonText().beginObject()
+        JsonText end = new JsonText().beginObject()
                 .field("type", "end").field("v", VERSION)
                 .field("samples_total", profile.samples().size())
                 .field("achieved_rate_hz", stats.achievedRate())
                 .field("error_rate", stats.errorRate())
                 .field("ticks", stats.ticks())
                 .field("errors", stats.errors().total())
-                .field("error_reasons", stats.errors().describe())
+                .name("error_reasons").beginObject();
+        for (StackProblem.Kind kind : stats.errors().kinds()) {
+            end.field(kind.label(), stats.errors().count(kind));
+        }
+        line(end.endObject()
                 .field("missed", stats.missed())
                 .field("elapsed_us", stats.elapsedNanos() / 1000)
                 .endObject());

@@ -68,6 +68,8 @@ class JsonlStreamTest {
         JsonNode end = records.getLast();
         assertThat(end.get("samples_total").asLong()).isEqualTo(8);
         assertThat(end.get("error_rate").asDouble()).isEqualTo(0.2);
+        assertThat(end.get("errors").asLong()).isEqualTo(2);
+        assertThat(end.get("error_reasons").get("walk failed").asLong()).isEqualTo(2);
         assertThat(end.get("achieved_rate_hz").asDouble()).isEqualTo(10 * 1e9 / 8_000_000);
     }
 
