@@ -41,6 +41,12 @@ public final class TextDumpWriter implements DumpWriter {
                 }
                 thread.problem().ifPresent(p -> out.printf("  [stack incomplete: %s]%n", p));
             }
+            if (interp.notStarted() > 0) {
+                out.println();
+                out.printf("(%s%d thread state%s not started yet, left out)%n",
+                        several ? "interpreter %d: ".formatted(interp.interpreterId()) : "", interp.notStarted(),
+                        interp.notStarted() == 1 ? "" : "s");
+            }
         }
         out.flush();
     }
