@@ -11,7 +11,7 @@ import java.util.List;
  * A copy of the pages a live process's reads touched, served back without the process: the walker's
  * own cost, without system calls, measured over real CPython memory.
  */
-final class CapturedMemory implements RemoteMemory {
+public final class CapturedMemory implements RemoteMemory {
 
     private static final int PAGE = 4096;
 
@@ -21,12 +21,12 @@ final class CapturedMemory implements RemoteMemory {
     private final List<byte[]> pages = new ArrayList<>();
     private boolean capturing = true;
 
-    CapturedMemory(RemoteMemory live) {
+    public CapturedMemory(RemoteMemory live) {
         this.live = live;
     }
 
     /** From now on only captured pages are served. */
-    void freeze() {
+    public void freeze() {
         capturing = false;
     }
 

@@ -1,0 +1,134 @@
+package dev.remora.app.profile;
+
+import dev.remora.adapters.procmem.ProcfsProcessImage;
+import dev.remora.adapters.vmreadv.VmReadvMemory;
+import dev.remora.app.jmh.CapturedMemory;
+import dev.remora.app.testing.ParkedTarget;
+import dev.remora.app.testing.ParkedThreads;
+import dev.remora.app.testing.TargetInterpreter;
+import dev.remora.app.testing.TargetInterpreters;
+import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.ThreadStack;
+import dev.remora.domain.walk.PythonProcess;
+import dev.remora.domain.walk.SnapshotOptions;
+import dev.remora.ports.MemoryAccessException;
+import dev.remora.ports.RemoteMemory;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The re-read and give-up paths of a walk, without timing: a parked target's memory is captured,
+ * then served by a fake that changes the stack between its two copies in a read, a set number of
+ * times. A stack that moved a few times is read again until it holds, and comes out exact; one that
+ * moves on every read is given up after the re-reads, as moved, never shown as whole.
+ */
+class RereadTest {
+
+    private static final SnapshotOptions MAIN = SnapshotOptions.threads(false);
+
+    static List<TargetInterpreter> interpreters() {
+        return TargetInterpreters.all();
+    }
+
+    /** Captured memory in which the stack changes between the two copies of the next {@code moves} reads. */
+    static final class MovingStack implements RemoteMemory {
+        final CapturedMemory captured;
+        int moves;
+        int reads;
+
+        MovingStack(CapturedMemory captured) {
+            this.captured = captured;
+        }
+
+        @Override
+        public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
+            captured.read(address, dst, offset, length);
+        }
+
+        @Override
+        public int readPrefix(long[] addresses, int[] lengths, byte[] dst, int[] dstOffsets, int count) {
+            // A stack copy reads the same range twice, the thread state in between: change it after the first.
+            int copied = -1;
+            for (int i = 0; i < count && copied < 0 && moves > 0; i++) {
+                for (int j = i + 1; j < count; j++) {
+                    if (addresses[j] == addresses[i] && lengths[j] == lengths[i]) {
+                        copied = i;
+                        break;
+                    }
+                }
+            }
+            byte[] before = null;
+            try {
+                for (int i = 0; i < count; i++) {
+                    captured.read(addresses[i], dst, dstOffsets[i], lengths[i]);
+                    if (i == copied) {
+                        reads++;
+                        before = new byte[lengths[i]];
+                        captured.read(addresses[i], before, 0, before.length);
+                        byte[] moved = before.clone();
+                        for (int k = 0; k < moved.length; k++) {
+                            moved[k] ^= (byte) 0x5a;
+                        }
+                        captured.write(addresses[i], moved, 0, moved.length);
+                    }
+                }
+                return count;
+            } catch (MemoryAccessException e) {
+                throw new IllegalStateException(e);
+            } finally {
+                if (before != null) {
+                    moves--;
+                    try {
+                        captured.write(addresses[copied], before, 0, before.length);
+                    } catch (MemoryAccessException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }
+        }
+
+        @Override
+        public String backendName() {
+            return "captured";
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("interpreters")
+    void aStackThatMovedIsReadAgainAndOneThatKeepsMovingIsGivenUp(TargetInterpreter python) throws Exception {
+        try (ParkedTarget target = ParkedThreads.start(python);
+             VmReadvMemory live = VmReadvMemory.open((int) target.pid())) {
+            CapturedMemory captured = new CapturedMemory(live);
+            MovingStack memory = new MovingStack(captured);
+            PythonProcess process = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), memory);
+            List<String> expected = ParkedThreads.MAIN_STACK;
+            // Twice: the second snapshot's batch carries the stack copy along.
+            assertThat(functions(mainThread(process))).isEqualTo(expected);
+            assertThat(functions(mainThread(process))).isEqualTo(expected);
+            captured.freeze();
+
+            memory.moves = 5;
+            ThreadStack reread = mainThread(process);
+            assertThat(memory.reads).as("reads that met a moved stack").isEqualTo(5);
+            assertThat(reread.problem()).as("read again until it held").isEmpty();
+            assertThat(functions(reread)).isEqualTo(expected);
+
+            memory.moves = Integer.MAX_VALUE;
+            ThreadStack givenUp = mainThread(process);
+            assertThat(givenUp.problem()).as("a stack that moves on every read").isPresent();
+            assertThat(givenUp.problem().get()).contains("changed while it was read").contains("after 32 re-reads");
+        }
+    }
+
+    private static ThreadStack mainThread(PythonProcess process) throws Exception {
+        return process.snapshot(MAIN).interpreters().getFirst().threads().getFirst();
+    }
+
+    private static List<String> functions(ThreadStack thread) {
+        return thread.frames().stream().map(FrameInfo::function).toList();
+    }
+}
