@@ -37,7 +37,7 @@ public final class PythonProcess {
      */
     static final int MAX_REREADS = 32;
     /** Readings of a thread list that keeps changing under them before the walk fails. */
-    private static final int LIST_ATTEMPTS = 8;
+    private static final int LIST_ATTEMPTS = 16;
 
     private final ProcessImage image;
     private final RemoteMemory memory;
@@ -260,16 +260,14 @@ public final class PythonProcess {
      */
     private void readThreadStates(long interpreterAddress, long head) throws MemoryAccessException, InspectionException {
         boolean fresh = false;
-        String last = null;
         for (int attempt = 0; attempt < LIST_ATTEMPTS; attempt++) {
-            String broken;
             try {
                 if (fresh) {
                     reader.readApart(interpreterAddress + interpreterStart, interpreter, 0, interpreter.length);
                     head = interpreterLong(offsets.interpreter().threadsHead());
                 }
-                broken = readThreadList(interpreterAddress, head, fresh);
-                if (broken == null || !memory.changes()) {
+                // A thread being added or removed leaves the links half changed for a moment: read again.
+                if (readThreadList(interpreterAddress, head, fresh) == null || !memory.changes()) {
                     // A core's list can be caught mid-update: the threads that held together are its threads.
                     return;
                 }
@@ -277,14 +275,8 @@ public final class PythonProcess {
                 if (!memory.changes()) {
                     return; // a core that left a thread state out: the threads before it are its threads
                 }
-                broken = e.getMessage(); // a thread state freed while the list was read
+                // A thread state freed while the list was read.
             }
-            // Read twice apart from the batch and broken the same way: not moving, but not a list.
-            if (fresh && broken.equals(last)) {
-                throw new InspectionException.CorruptTarget("the thread list of process %d does not hold together: %s"
-                        .formatted(image.pid(), broken));
-            }
-            last = fresh ? broken : null;
             fresh = true;
         }
         throw new InspectionException.Unreadable("the thread list of process %d kept changing while it was read"
