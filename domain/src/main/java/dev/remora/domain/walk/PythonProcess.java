@@ -143,6 +143,11 @@ public final class PythonProcess {
     /** A consistent snapshot: walks again (a few times) when the running target changed under a walk. */
     public ProcessStacks snapshot(SnapshotOptions options) throws InspectionException {
         SnapshotCollector collector = null;
+        if (walks == 0 && memory.changes()) {
+            // Plans the batch, so that the walk that counts reads the interpreter state (GC frame, GIL)
+            // and every stack in one read, at one moment.
+            walk(options, new SnapshotCollector());
+        }
         // A core does not change: what one walk could not read, another cannot either.
         int attempts = memory.changes() ? ATTEMPTS : 1;
         for (int attempt = 0; attempt < attempts; attempt++) {
