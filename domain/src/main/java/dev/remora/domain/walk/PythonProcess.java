@@ -272,7 +272,7 @@ public final class PythonProcess {
                     head = interpreterLong(offsets.interpreter().threadsHead());
                 }
                 // A thread being added or removed leaves the links half changed for a moment: read again.
-                if (readThreadList(interpreterAddress, head, fresh) == null || !memory.changes()) {
+                if (readThreadList(interpreterAddress, head, fresh) || !memory.changes()) {
                     // A core's list can be caught mid-update: the threads that held together are its threads.
                     return;
                 }
@@ -288,8 +288,8 @@ public final class PythonProcess {
                 .formatted(image.pid()));
     }
 
-    /** One reading of the thread list; what does not hold together in it, or null when it all does. */
-    private String readThreadList(long interpreterAddress, long head, boolean fresh)
+    /** One reading of the thread list; whether its links hold together. */
+    private boolean readThreadList(long interpreterAddress, long head, boolean fresh)
             throws MemoryAccessException, InspectionException {
         DebugOffsets.Thread to = offsets.thread();
         threadCount = 0;
@@ -312,23 +312,23 @@ public final class PythonProcess {
                 reader.readLate(t, state, 0, state.length);
             }
             if (Bytes.getLong(state, to.interp()) != interpreterAddress) {
-                return "thread state 0x%x is not of interpreter 0x%x".formatted(t, interpreterAddress);
+                return false; // not of this interpreter
             }
             long next = Bytes.getLong(state, to.next());
             if (next != 0 && !guard.step(next)) {
                 if (!fresh) {
-                    return "the list loops"; // perhaps only in bytes from before a change: read it again
+                    return false; // perhaps a loop only in bytes from before a change: read it again
                 }
                 throw corruptList("thread", guard);
             }
             if (Bytes.getLong(state, to.prev()) != previous) {
-                return "thread state 0x%x does not lead back to 0x%x".formatted(t, previous);
+                return false; // its prev does not lead back
             }
             threads[threadCount++] = t;
             previous = t;
             t = next;
         }
-        return null;
+        return true;
     }
 
     private void thread(long interpreterId, long address, boolean main, long gilHolder, long gcFrame, CodeObjects codes,
