@@ -40,7 +40,7 @@ final class CoroutineChain {
         this.gen = context.generator();
         this.frame = context.offsets().frame();
         this.layout = context.offsets().layout();
-        this.states = layout.generatorStates();
+        this.states = layout.generatorStates().orElseThrow();
         this.awaitedDepth = layout.awaitedStackDepth().orElseThrow();
         this.buffer = new byte[(int) gen.size()];
     }
@@ -79,7 +79,7 @@ final class CoroutineChain {
         }
         int iframe = (int) gen.iframe();
         int owner = buffer[iframe + (int) frame.owner()] & 0xFF;
-        if (owner != layout.generatorFrameOwner()) {
+        if (owner != layout.owners().generator()) {
             throw new InconsistentGraph("coroutine at 0x%x does not own its frame (owner %d)".formatted(address, owner));
         }
         long executable = layout.untagStackRef(Bytes.getLong(buffer, iframe + frame.executable()));

@@ -43,11 +43,11 @@ final class RunningFrames {
         while (address != 0) {
             context.reader().read(address, buffer, 0, buffer.length);
             int owner = buffer[(int) frame.owner()] & 0xFF;
-            if (owner > layout.maxFrameOwner()) {
+            if (owner > layout.owners().max()) {
                 throw new InconsistentGraph("frame at 0x%x has an invalid owner %d".formatted(address, owner));
             }
             long executable = layout.untagStackRef(Bytes.getLong(buffer, frame.executable()));
-            if (!layout.isEntryFrameOwner(owner) && executable != 0) {
+            if (!layout.owners().isEntry(owner) && executable != 0) {
                 frames.add(context.codes().frame(interpreter, executable, Bytes.getLong(buffer, frame.instrPtr())));
             }
             if (address == taskFrame) {

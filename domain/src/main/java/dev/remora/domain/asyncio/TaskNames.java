@@ -45,7 +45,7 @@ final class TaskNames {
 
     /** A {@code PyLongObject}: {@code lv_tag} holds the sign (low two bits) and digit count (from bit 3). */
     private BigInteger readInt(long address) throws MemoryAccessException, InconsistentGraph {
-        DebugOffsets.LongObject layout = context.offsets().longObject();
+        DebugOffsets.LongObject layout = context.offsets().longObject().orElseThrow();
         long tag = context.reader().readLong(address + layout.lvTag());
         long digits = tag >>> DIGIT_COUNT_SHIFT;
         int sign = (int) (tag & SIGN_MASK);

@@ -70,12 +70,25 @@ public final class MappedSections {
 
     /** Where section {@code name} lies in the file, empty when the file cannot be opened or has none. */
     Optional<ElfSections.Section> sectionOf(String path, String name) {
+        return inFile(path, f -> ElfSections.find(f, name));
+    }
+
+    /** Where exported symbol {@code name} lies relative to the file's load base, empty when not found. */
+    Optional<Long> symbolOf(String path, String name) {
+        return inFile(path, f -> ElfSections.dynamicSymbol(f, name));
+    }
+
+    private interface FileQuery<T> {
+        Optional<T> ask(FileBytes file) throws IOException;
+    }
+
+    private <T> Optional<T> inFile(String path, FileQuery<T> query) {
         Optional<FileBytes> file = image.openFile(path);
         if (file.isEmpty()) {
             return Optional.empty();
         }
         try (FileBytes f = file.get()) {
-            return ElfSections.find(f, name);
+            return query.ask(f);
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }

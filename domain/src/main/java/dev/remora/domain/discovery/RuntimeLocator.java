@@ -4,7 +4,8 @@ import dev.remora.domain.Failures;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DebugOffsetsDecoder;
-import dev.remora.domain.offsets.DebugOffsetsLayout;
+import dev.remora.domain.offsets.PythonVersion;
+import dev.remora.domain.offsets.VersionLayout;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.MemoryMapping;
 import dev.remora.ports.ProcessImage;
@@ -21,8 +22,10 @@ import java.util.regex.Pattern;
 /**
  * Finds {@code _PyRuntime} in a target: the {@code .PyRuntime} section of each mapped file whose name
  * contains "python" (the executable of a static build, libpython of a shared one), placed at every
- * load of that file and confirmed by the debug cookie. A deleted or unreadable file falls back to
- * scanning its writable mapping for the cookie.
+ * load of that file and confirmed by the debug cookie (3.13+). A deleted or unreadable file falls
+ * back to scanning its writable mapping for the cookie. A runtime without the cookie (3.11, 3.12)
+ * is named by the file's exported {@code Py_Version}, laid out by that version's generated table,
+ * and checked against the live target before it is trusted.
  */
 public final class RuntimeLocator {
 
@@ -30,8 +33,11 @@ public final class RuntimeLocator {
     public record LocatedRuntime(long address, String file, DebugOffsets offsets) {}
 
     private static final String SECTION = ".PyRuntime";
+    private static final String VERSION_SYMBOL = "Py_Version";
     private static final Pattern VERSIONED_NAME = Pattern.compile("python(\\d+)\\.(\\d+)");
     private static final int SCAN_CHUNK = 1 << 20;
+    /** Versions before this one name themselves only in their file name. */
+    private static final int OLDEST_MINOR = 11;
     private static final long MAX_SCAN = 256L << 20;
 
     private final ProcessImage image;
@@ -62,22 +68,28 @@ public final class RuntimeLocator {
         return choose(candidates);
     }
 
-    /** Names an older CPython by its file name when it has no debug offsets to read a version from. */
+    /** Names an older CPython by its file name when it has no version to read. */
     private InspectionException noRuntime(Set<String> files) {
         for (String f : files) {
             Matcher m = VERSIONED_NAME.matcher(MappedSections.basename(f));
-            if (m.find() && Integer.parseInt(m.group(1)) == 3 && Integer.parseInt(m.group(2)) < 13) {
+            if (m.find() && Integer.parseInt(m.group(1)) == 3 && Integer.parseInt(m.group(2)) < OLDEST_MINOR) {
                 return new InspectionException.UnsupportedVersion(
                         "process %d runs CPython %s.%s (%s), which is not supported (supported: %s)".formatted(
-                                image.pid(), m.group(1), m.group(2), f, DebugOffsetsLayout.supportedVersions()));
+                                image.pid(), m.group(1), m.group(2), f, VersionLayout.supportedVersions()));
             }
         }
         return new InspectionException.NotPython(
-                "process %d is not a CPython process: no mapped python binary or libpython has a %s section with debug offsets"
+                "process %d is not a CPython process: no mapped python binary or libpython has a %s section with debug offsets or a Py_Version"
                         .formatted(image.pid(), SECTION));
     }
 
-    private record Candidate(long address, String file, byte[] raw) {}
+    /** A runtime with debug offsets ({@code raw}), or one named by its file's {@code Py_Version}. */
+    private record Candidate(long address, String file, byte[] raw, PythonVersion version) {
+
+        DebugOffsets offsets() throws InspectionException {
+            return raw != null ? DebugOffsetsDecoder.decode(raw) : DebugOffsetsDecoder.fromHeaders(version);
+        }
+    }
 
     private List<Candidate> candidatesIn(String path, List<MemoryMapping> mappings) throws InspectionException {
         List<MemoryMapping> ofFile = mappings.stream().filter(m -> m.path().filter(path::equals).isPresent()).toList();
@@ -85,9 +97,22 @@ public final class RuntimeLocator {
         Optional<ElfSections.Section> section = deleted ? Optional.empty() : sections.sectionOf(path, SECTION);
         List<Candidate> found = new ArrayList<>();
         if (section.isPresent()) {
+            Optional<Long> versionSymbol = Optional.empty();
             for (MemoryMapping m : ofFile) {
-                if (m.fileOffset() == 0) {
-                    readCandidate(m.start() + section.get().relativeAddress(), path).ifPresent(found::add);
+                if (m.fileOffset() != 0) {
+                    continue;
+                }
+                Optional<Candidate> withCookie = readCandidate(m.start() + section.get().relativeAddress(), path);
+                if (withCookie.isPresent()) {
+                    found.add(withCookie.get());
+                    continue;
+                }
+                versionSymbol = versionSymbol.isPresent() ? versionSymbol : sections.symbolOf(path, VERSION_SYMBOL);
+                if (versionSymbol.isPresent()) {
+                    Optional<PythonVersion> version = readVersion(m.start() + versionSymbol.get());
+                    if (version.isPresent()) {
+                        found.add(new Candidate(m.start() + section.get().relativeAddress(), path, null, version.get()));
+                    }
                 }
             }
         } else {
@@ -109,7 +134,21 @@ public final class RuntimeLocator {
         } catch (MemoryAccessException e) {
             throw Failures.from(e, image.pid());
         }
-        return DebugOffsetsDecoder.hasCookie(raw) ? Optional.of(new Candidate(address, path, raw)) : Optional.empty();
+        return DebugOffsetsDecoder.hasCookie(raw) ? Optional.of(new Candidate(address, path, raw, null)) : Optional.empty();
+    }
+
+    /** {@code Py_Version}: {@code PY_VERSION_HEX} as an exported constant (3.11+). */
+    private Optional<PythonVersion> readVersion(long address) throws InspectionException {
+        byte[] b = new byte[4];
+        try {
+            memory.read(address, b, 0, 4);
+        } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
+            return Optional.empty();
+        } catch (MemoryAccessException e) {
+            throw Failures.from(e, image.pid());
+        }
+        PythonVersion version = PythonVersion.fromHex(Integer.toUnsignedLong(dev.remora.domain.memory.Bytes.getInt(b, 0)));
+        return version.major() == 3 ? Optional.of(version) : Optional.empty();
     }
 
     /** Looks for the cookie at 8-byte aligned positions of a writable mapping. */
@@ -146,13 +185,17 @@ public final class RuntimeLocator {
         for (Candidate c : candidates) {
             DebugOffsets offsets;
             try {
-                offsets = DebugOffsetsDecoder.decode(c.raw());
+                offsets = c.offsets();
             } catch (InspectionException e) {
                 firstFailure = firstFailure == null ? e : firstFailure;
                 continue;
             }
             LocatedRuntime located = new LocatedRuntime(c.address(), c.file(), offsets);
-            if (interpretersHead(located) != 0) {
+            long head = interpretersHead(located);
+            if (head != 0) {
+                if (c.raw() == null) {
+                    new LayoutCheck(memory, image.pid(), offsets).check(head);
+                }
                 return located;
             }
             uninitialised = uninitialised == null ? located : uninitialised;

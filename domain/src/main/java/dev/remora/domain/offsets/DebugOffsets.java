@@ -11,26 +11,33 @@ import java.util.OptionalLong;
 public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime runtime,
                            Interpreter interpreter, Thread thread, Frame frame, Code code,
                            PyObject object, TypeObject type, Bytes bytes, Unicode unicode,
-                           LongObject longObject, DictObject dict, Optional<Generator> generator,
+                           Optional<LongObject> longObject, DictObject dict, Optional<Generator> generator,
                            Optional<LlistNode> llistNode, Optional<SetObject> set) {
 
-    public record Runtime(long size, long interpretersHead) {}
+    /**
+     * @param gilLocked where the runtime's one GIL keeps its {@code locked} flag (before 3.12; later
+     *     versions keep a GIL per interpreter)
+     * @param gilHolder where that GIL keeps its {@code last_holder}
+     */
+    public record Runtime(long size, long interpretersHead, OptionalLong gilLocked, OptionalLong gilHolder) {}
 
     /**
+     * @param gilLocked where the interpreter's GIL keeps its {@code locked} flag (3.12+)
+     * @param gilHolder where that GIL keeps its {@code last_holder} (3.12+)
+     * @param gcFrame where the pointer to the frame that started the running collection sits (3.15+)
      * @param readLength how many leading bytes of the interpreter state cover every field used
      *     (the whole struct is hundreds of KiB)
-     */
-    /**
-     * @param gcFrame where the pointer to the frame that started the running collection sits (3.15+)
-     */
-    /**
      * @param importsModules where the pointer to {@code sys.modules} sits (not covered by readLength)
      */
     public record Interpreter(long size, long id, long next, long threadsHead, OptionalLong threadsMain,
-                              long gilLocked, long gilHolder, OptionalLong codeObjectGeneration,
+                              OptionalLong gilLocked, OptionalLong gilHolder, OptionalLong codeObjectGeneration,
                               OptionalLong gcFrame, int readLength, long importsModules) {}
 
     /**
+     * @param currentFrame where the pointer to the thread's innermost frame sits: in the thread state,
+     *     or (where {@code cframe} is present) in the {@code _PyCFrame} the thread state points at
+     * @param cframe where the pointer to the innermost eval loop's {@code _PyCFrame} sits (3.11, 3.12):
+     *     that struct lives on the thread's C stack, or is the thread state's own {@code root_cframe}
      * @param lastProfiledFrame where a profiler may leave a marker frame that the interpreter moves to
      *     the caller whenever it pops the marked frame (3.15+)
      * @param baseFrame where the thread state points at the sentinel frame under all others (3.15+)
@@ -38,7 +45,8 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
      *     {@code exc_state}, or that of the generator or coroutine running (3.15+)
      * @param readLength how many leading bytes of the thread state cover every field used
      */
-    public record Thread(long size, long prev, long next, long interp, long currentFrame, OptionalLong baseFrame,
+    public record Thread(long size, long prev, long next, long interp, long currentFrame, OptionalLong cframe,
+                         OptionalLong baseFrame,
                          long nativeThreadId, long datastackChunk,
                          OptionalLong holdsGil, OptionalLong gilRequested, OptionalLong currentException,
                          OptionalLong excStateValue, OptionalLong excInfo, OptionalLong lastProfiledFrame,
@@ -58,9 +66,11 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
     /**
      * @param localsPlus where {@code localsplus[]}, the locals and then the value stack, starts
      * @param stackPointer where {@code _PyStackRef *stackpointer} sits (3.14+)
+     * @param isEntry where 3.11's {@code bool is_entry} sits: the frame was entered from C (later
+     *     versions put a shim frame between instead)
      */
     public record Frame(long size, long previous, long executable, long instrPtr, long owner, long localsPlus,
-                        OptionalLong stackPointer) {}
+                        OptionalLong stackPointer, OptionalLong isEntry) {}
 
     public record Code(long size, long filename, long qualname, long linetable, long firstLineNo,
                        long codeAdaptive) {}

@@ -42,16 +42,41 @@ public final class DebugOffsetsDecoder {
             throw new UnsupportedVersion("the target's CPython reports no version in its debug offsets");
         }
         PythonVersion version = PythonVersion.fromHex(versionHex);
-        VersionLayout layout = VersionLayout.forVersion(version).orElseThrow(() -> new UnsupportedVersion(
-                "CPython %s is not supported (supported: %s)".formatted(version, DebugOffsetsLayout.supportedVersions())));
+        VersionLayout layout = VersionLayout.forVersion(version).orElseThrow(() -> unsupported(version));
+        if (layout.exported().isEmpty()) {
+            throw new CorruptTarget("CPython %s exports no debug offsets, yet the runtime has the cookie".formatted(version));
+        }
         if (head.getLong(16) != 0) {
             throw new UnsupportedVersion("CPython %s free-threaded builds are not supported yet".formatted(version));
         }
-        if (raw.length < layout.offsets().totalSize()) {
+        DebugOffsetsLayout exported = layout.exported().get();
+        if (raw.length < exported.totalSize()) {
             throw new CorruptTarget("debug offsets: read %d bytes, CPython %s needs %d"
-                    .formatted(raw.length, version, layout.offsets().totalSize()));
+                    .formatted(raw.length, version, exported.totalSize()));
         }
-        StructFields f = new StructFields(layout.offsets(), raw);
+        return build(version, layout, new StructFields(new ExportedFields(exported, raw)));
+    }
+
+    /**
+     * The offsets of a version that exports none (3.11, 3.12), from the table generated from its
+     * headers. The caller checks them against the live target before trusting them.
+     *
+     * @throws UnsupportedVersion when no table serves {@code version}
+     */
+    public static DebugOffsets fromHeaders(PythonVersion version) throws InspectionException {
+        VersionLayout layout = VersionLayout.forVersion(version).orElseThrow(() -> unsupported(version));
+        if (layout.headers().isEmpty()) {
+            throw new CorruptTarget("CPython %s exports its debug offsets, yet the runtime has no cookie".formatted(version));
+        }
+        return build(version, layout, new StructFields(layout.headers().get()));
+    }
+
+    private static UnsupportedVersion unsupported(PythonVersion version) {
+        return new UnsupportedVersion("CPython %s is not supported (supported: %s)"
+                .formatted(version, VersionLayout.supportedVersions()));
+    }
+
+    private static DebugOffsets build(PythonVersion version, VersionLayout layout, StructFields f) throws CorruptTarget {
         DebugOffsets.Frame frame = frame(f);
         return new DebugOffsets(version, layout, runtime(f), interpreter(f), thread(f), frame, code(f),
                 new DebugOffsets.PyObject(f.field("pyobject.ob_type", f.size("pyobject", 4096), 8)),
@@ -61,7 +86,9 @@ public final class DebugOffsetsDecoder {
 
     private static DebugOffsets.Runtime runtime(StructFields f) throws CorruptTarget {
         long size = f.size("runtime_state", 64 * MIB);
-        return new DebugOffsets.Runtime(size, f.field("runtime_state.interpreters_head", size, 8));
+        return new DebugOffsets.Runtime(size, f.field("runtime_state.interpreters_head", size, 8),
+                f.optionalField("runtime_state.gil_runtime_state_locked", size, 4),
+                f.optionalField("runtime_state.gil_runtime_state_holder", size, 8));
     }
 
     private static DebugOffsets.Interpreter interpreter(StructFields f) throws CorruptTarget {
@@ -70,11 +97,12 @@ public final class DebugOffsetsDecoder {
         long next = f.field("interpreter_state.next", size, 8);
         long threadsHead = f.field("interpreter_state.threads_head", size, 8);
         OptionalLong threadsMain = f.optionalField("interpreter_state.threads_main", size, 8);
-        long gilLocked = f.field("interpreter_state.gil_runtime_state_locked", size, 4);
-        long gilHolder = f.field("interpreter_state.gil_runtime_state_holder", size, 8);
+        OptionalLong gilLocked = f.optionalField("interpreter_state.gil_runtime_state_locked", size, 4);
+        OptionalLong gilHolder = f.optionalField("interpreter_state.gil_runtime_state_holder", size, 8);
         OptionalLong generation = f.optionalField("interpreter_state.code_object_generation", size, 8);
         OptionalLong gcFrame = gcFrame(f, size);
-        int readLength = coveringLength(size, id, next, threadsHead, threadsMain.orElse(0), gilLocked, gilHolder,
+        int readLength = coveringLength(size, id, next, threadsHead, threadsMain.orElse(0), gilLocked.orElse(0),
+                gilHolder.orElse(0),
                 generation.orElse(0), gcFrame.orElse(0));
         return new DebugOffsets.Interpreter(size, id, next, threadsHead, threadsMain, gilLocked, gilHolder,
                 generation, gcFrame, readLength, f.field("interpreter_state.imports_modules", size, 8));
@@ -87,11 +115,11 @@ public final class DebugOffsetsDecoder {
 
     /** {@code interp->gc.frame}, as one offset into the interpreter state. */
     private static OptionalLong gcFrame(StructFields f, long interpreterSize) throws CorruptTarget {
-        long gcSize = f.size("gc", interpreterSize);
-        OptionalLong inGc = f.optionalField("gc.frame", gcSize, 8);
-        if (inGc.isEmpty()) {
+        if (!f.has("gc.frame")) {
             return OptionalLong.empty();
         }
+        long gcSize = f.size("gc", interpreterSize);
+        OptionalLong inGc = f.optionalField("gc.frame", gcSize, 8);
         // The whole gc struct must lie inside the interpreter state.
         long gc = f.field("interpreter_state.gc", interpreterSize - gcSize + 1, 1);
         return OptionalLong.of(gc + inGc.getAsLong());
@@ -108,7 +136,11 @@ public final class DebugOffsetsDecoder {
         long prev = f.field("thread_state.prev", size, 8);
         long next = f.field("thread_state.next", size, 8);
         long interp = f.field("thread_state.interp", size, 8);
-        long currentFrame = f.field("thread_state.current_frame", size, 8);
+        // 3.11 and 3.12 reach the current frame through the eval loop's _PyCFrame.
+        OptionalLong cframe = f.optionalField("thread_state.cframe", size, 8);
+        long currentFrame = cframe.isPresent()
+                ? f.field("cframe.current_frame", f.size("cframe", 4096), 8)
+                : f.field("thread_state.current_frame", size, 8);
         long nativeId = f.field("thread_state.native_thread_id", size, 8);
         OptionalLong baseFrame = f.optionalField("thread_state.base_frame", size, 8);
         OptionalLong holdsGil = f.optionalField("thread_state.holds_gil", size, 4);
@@ -120,15 +152,19 @@ public final class DebugOffsetsDecoder {
                 ? f.optionalField("thread_state.last_profiled_frame", size, 8) : OptionalLong.empty();
         // The chunk is followed by datastack_top and datastack_limit: all three must lie inside.
         long datastackChunk = f.field("thread_state.datastack_chunk", size - 16, 8);
+        if (f.optionalField("thread_state.datastack_top", size, 8).orElse(datastackChunk + 8) != datastackChunk + 8
+                || f.optionalField("thread_state.datastack_limit", size, 8).orElse(datastackChunk + 16) != datastackChunk + 16) {
+            throw new CorruptTarget("thread_state: datastack_top and datastack_limit do not follow datastack_chunk");
+        }
         // exc_info follows current_exception in every thread state that has both (3.12+); only 3.15 exports
         // the exception fields, and a walk checks the pointer against the thread's own exc_state.
         // An item is {exc_value, previous_item}: followed only where exc_value comes first, as it does.
         OptionalLong excInfo = exception.isPresent() && excValue.isPresent() && excValue.getAsLong() == excState.getAsLong()
                 ? OptionalLong.of(f.field("thread_state.current_exception", size - 8, 8) + 8) : OptionalLong.empty();
-        int readLength = coveringLength(size, prev, next, interp, currentFrame, baseFrame.orElse(0), nativeId,
+        int readLength = coveringLength(size, prev, next, interp, cframe.orElse(currentFrame), baseFrame.orElse(0), nativeId,
                 holdsGil.orElse(0), gilRequested.orElse(0), exception.orElse(0), excValue.orElse(0), excInfo.orElse(0),
                 marker.orElse(0), datastackChunk + 16);
-        return new DebugOffsets.Thread(size, prev, next, interp, currentFrame, baseFrame, nativeId,
+        return new DebugOffsets.Thread(size, prev, next, interp, currentFrame, cframe, baseFrame, nativeId,
                 datastackChunk, holdsGil, gilRequested, exception, excValue, excInfo, marker, readLength);
     }
 
@@ -140,7 +176,8 @@ public final class DebugOffsetsDecoder {
                 f.field("interpreter_frame.instr_ptr", size, 8),
                 f.field("interpreter_frame.owner", size, 1),
                 f.bounded("interpreter_frame.localsplus", 0, size),
-                f.optionalField("interpreter_frame.stackpointer", size, 8));
+                f.optionalField("interpreter_frame.stackpointer", size, 8),
+                f.optionalField("interpreter_frame.is_entry", size, 1));
     }
 
     private static DebugOffsets.Code code(StructFields f) throws CorruptTarget {
@@ -165,10 +202,14 @@ public final class DebugOffsetsDecoder {
                 f.bounded("bytes_object.ob_sval", 1, size));
     }
 
-    private static DebugOffsets.LongObject longObject(StructFields f) throws CorruptTarget {
+    /** 3.12+: older ints keep their sign and size in ob_size, read by nothing here. */
+    private static Optional<DebugOffsets.LongObject> longObject(StructFields f) throws CorruptTarget {
+        if (!f.has("long_object.lv_tag")) {
+            return Optional.empty();
+        }
         long size = f.size("long_object", 4096);
-        return new DebugOffsets.LongObject(size, f.field("long_object.lv_tag", size, 8),
-                f.field("long_object.ob_digit", size, 4));
+        return Optional.of(new DebugOffsets.LongObject(size, f.field("long_object.lv_tag", size, 8),
+                f.field("long_object.ob_digit", size, 4)));
     }
 
     private static DebugOffsets.DictObject dict(StructFields f) throws CorruptTarget {

@@ -45,10 +45,6 @@ public enum DebugOffsetsLayout {
         return Optional.empty();
     }
 
-    public static String supportedVersions() {
-        return "3.13, 3.14, 3.15";
-    }
-
     /** The oldest supported version whose layout has {@code field}, as "3.14". */
     public static Optional<String> firstWith(String field) {
         for (DebugOffsetsLayout layout : values()) {

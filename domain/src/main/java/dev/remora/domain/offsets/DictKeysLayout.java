@@ -15,8 +15,12 @@ package dev.remora.domain.offsets;
  */
 public record DictKeysLayout(int log2IndexBytes, int kind, int entryCount, int indices, int generalKind) {
 
-    /** The same in 3.13, 3.14 and 3.15. */
-    static final DictKeysLayout V3_13_TO_3_15 = new DictKeysLayout(9, 10, 24, 32, 0);
+    /** From a version's generated table. */
+    static DictKeysLayout from(HeaderTable t) {
+        return new DictKeysLayout((int) t.require("dict_keys.log2_index_bytes"), (int) t.require("dict_keys.kind"),
+                (int) t.require("dict_keys.nentries"), (int) t.require("dict_keys.indices"),
+                (int) t.require("dict_keys.general_kind"));
+    }
 
     public int entrySize(int kindValue) {
         return kindValue == generalKind ? 24 : 16;

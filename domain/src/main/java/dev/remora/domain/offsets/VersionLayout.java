@@ -1,37 +1,42 @@
 package dev.remora.domain.offsets;
 
+import dev.remora.domain.offsets.versions.CPython3_11;
+import dev.remora.domain.offsets.versions.CPython3_12;
+import dev.remora.domain.offsets.versions.CPython3_13;
+import dev.remora.domain.offsets.versions.CPython3_14;
+import dev.remora.domain.offsets.versions.CPython3_15;
+
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.stream.Collectors;
 
 /**
- * What differs between CPython minor versions beyond the field order of {@code _Py_DebugOffsets}:
- * constants and pointer conventions the debug offsets do not export. The walker asks this record;
- * it never checks version numbers itself.
+ * Everything Remora knows of one CPython minor version: where its layout comes from (the target's
+ * own debug offsets, or a table generated from the version's headers) and the constants and
+ * conventions no layout exports. The walker asks this record; it never checks version numbers
+ * itself. Adding a version is adding one entry to {@link #SUPPORTED}.
  *
- * @param offsets field order of the debug offsets struct
- * @param entryFrameOwners frame owners that mark C-stack or interpreter entry frames, which carry no
- *     Python code and are skipped (3.13 FRAME_OWNED_BY_CSTACK=3; 3.14 INTERPRETER=3 and CSTACK=4;
- *     3.15 INTERPRETER=3)
- * @param maxFrameOwner the largest valid owner value; anything above means the frame is garbage
+ * @param exported the field order of the version's {@code _Py_DebugOffsets} (3.13+)
+ * @param headers the layout generated from the version's headers, for versions that export none
+ * @param owners the meaning of a frame's owner byte
  * @param stackRefTagBits low bits of a {@code _PyStackRef} used as tags ({@code Py_TAG_BITS}); 3.14+
  *     also stores {@code f_executable} as one
  * @param compactUnicodeExtra bytes a {@code PyCompactUnicodeObject} adds to a {@code PyASCIIObject}
- *     (utf8_length and utf8), used where the target does not export the compact size (before 3.15)
- * @param generatorFrameOwner {@code FRAME_OWNED_BY_GENERATOR}: the owner of the frame embedded in a
- *     generator or coroutine (1 in 3.13-3.15)
- * @param generatorStates the values of {@code gi_frame_state}, renumbered in 3.15
+ *     (utf8_length and utf8, and 3.11's wstr_length), used where the layout lacks the compact size
+ * @param generatorStates the values of {@code gi_frame_state} where asyncio graphs read them (3.13+,
+ *     renumbered in 3.15)
  * @param awaitedStackDepth where a coroutine suspended in {@code await} keeps the awaited object:
  *     {@code stackpointer[-depth]}: 3.14 peeks at [-1] ({@code _PyFrame_StackPeek(f)}), 3.15 at [-2]
  *     (its {@code _PyFrame_StackPeek} takes a depth), as CPython's own remote unwinder of each
- *     version reads it; absent where the target does not export the frame's stack pointer (3.13)
+ *     version reads it; absent where the target does not export the frame's stack pointer
  * @param dictKeys the layout of a dict's keys object, for reading {@code sys.modules}
  * @param opcodeNames instruction names by opcode (the low byte of a code unit), specialised forms
- *     named after the instruction they stand for
+ *     named after the instruction they stand for (generated, see {@code scripts/version-tables})
  */
-public record VersionLayout(DebugOffsetsLayout offsets, int[] entryFrameOwners, int maxFrameOwner,
-                            long stackRefTagBits, int compactUnicodeExtra, int generatorFrameOwner,
-                            GeneratorStates generatorStates, OptionalInt awaitedStackDepth,
+public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> exported, Optional<HeaderTable> headers,
+                            FrameOwners owners, long stackRefTagBits, int compactUnicodeExtra,
+                            Optional<GeneratorStates> generatorStates, OptionalInt awaitedStackDepth,
                             DictKeysLayout dictKeys, List<String> opcodeNames) {
 
     /** 3.13 and 3.14: CREATED=-3, SUSPENDED=-2, SUSPENDED_YIELD_FROM=-1, EXECUTING=0, COMPLETED=1, CLEARED=4. */
@@ -40,44 +45,62 @@ public record VersionLayout(DebugOffsetsLayout offsets, int[] entryFrameOwners, 
     /** 3.15: CREATED=0, SUSPENDED=1, SUSPENDED_YIELD_FROM=2, SUSPENDED_YIELD_FROM_LOCKED=3, EXECUTING=4, CLEARED=5. */
     private static final GeneratorStates STATES_3_15 =
             new GeneratorStates(0, 1, 2, OptionalInt.of(3), 4, OptionalInt.empty(), 5);
+    /** The head of {@code PyDictKeysObject}, the same in 3.13, 3.14 and 3.15 GIL builds. */
+    private static final DictKeysLayout DICT_KEYS_3_13 = new DictKeysLayout(9, 10, 24, 32, 0);
 
-    private static final VersionLayout V3_13 = new VersionLayout(DebugOffsetsLayout.V3_13, new int[] {3}, 3, 0, 16,
-            1, STATES_3_13, OptionalInt.empty(), DictKeysLayout.V3_13_TO_3_15, OpcodeNames.V3_13);
-    private static final VersionLayout V3_14 = new VersionLayout(DebugOffsetsLayout.V3_14, new int[] {3, 4}, 4, 3, 16,
-            1, STATES_3_13, OptionalInt.of(1), DictKeysLayout.V3_13_TO_3_15, OpcodeNames.V3_14);
-    private static final VersionLayout V3_15 = new VersionLayout(DebugOffsetsLayout.V3_15, new int[] {3}, 3, 3, 16,
-            1, STATES_3_15, OptionalInt.of(2), DictKeysLayout.V3_13_TO_3_15, OpcodeNames.V3_15);
+    private static final List<VersionLayout> SUPPORTED = List.of(v3_11(), v3_12(), v3_13(), v3_14(), v3_15());
+
+    private static VersionLayout v3_11() {
+        HeaderTable t = HeaderTable.parse("3.11", CPython3_11.LAYOUT_FROM, CPython3_11.LAYOUT);
+        FrameOwners owners = new FrameOwners(0, 1, new int[] {}, new int[] {0}, (int) t.require("frame_owner.frame_object"));
+        return new VersionLayout(3, 11, Optional.empty(), Optional.of(t), owners, 0, 24, Optional.empty(),
+                OptionalInt.empty(), DictKeysLayout.from(t), OpcodeNames.parse(CPython3_11.OPCODES));
+    }
+
+    private static VersionLayout v3_12() {
+        HeaderTable t = HeaderTable.parse("3.12", CPython3_12.LAYOUT_FROM, CPython3_12.LAYOUT);
+        int cstack = (int) t.require("frame_owner.cstack");
+        FrameOwners owners = new FrameOwners(0, 1, new int[] {cstack}, new int[] {cstack}, cstack);
+        return new VersionLayout(3, 12, Optional.empty(), Optional.of(t), owners, 0, 16, Optional.empty(),
+                OptionalInt.empty(), DictKeysLayout.from(t), OpcodeNames.parse(CPython3_12.OPCODES));
+    }
+
+    private static VersionLayout v3_13() {
+        FrameOwners owners = new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3);
+        return new VersionLayout(3, 13, Optional.of(DebugOffsetsLayout.V3_13), Optional.empty(), owners, 0, 16,
+                Optional.of(STATES_3_13), OptionalInt.empty(), DICT_KEYS_3_13, OpcodeNames.parse(CPython3_13.OPCODES));
+    }
+
+    private static VersionLayout v3_14() {
+        FrameOwners owners = new FrameOwners(0, 1, new int[] {3, 4}, new int[] {3, 4}, 4);
+        return new VersionLayout(3, 14, Optional.of(DebugOffsetsLayout.V3_14), Optional.empty(), owners, 3, 16,
+                Optional.of(STATES_3_13), OptionalInt.of(1), DICT_KEYS_3_13, OpcodeNames.parse(CPython3_14.OPCODES));
+    }
+
+    private static VersionLayout v3_15() {
+        FrameOwners owners = new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3);
+        return new VersionLayout(3, 15, Optional.of(DebugOffsetsLayout.V3_15), Optional.empty(), owners, 3, 16,
+                Optional.of(STATES_3_15), OptionalInt.of(2), DICT_KEYS_3_13, OpcodeNames.parse(CPython3_15.OPCODES));
+    }
 
     public static Optional<VersionLayout> forVersion(PythonVersion version) {
-        return DebugOffsetsLayout.forVersion(version).map(layout -> switch (layout) {
-            case V3_13 -> V3_13;
-            case V3_14 -> V3_14;
-            case V3_15 -> V3_15;
-        });
+        return SUPPORTED.stream().filter(v -> v.major == version.major() && v.minor == version.minor()).findFirst();
+    }
+
+    /** The supported minor versions, as "3.11, 3.12, 3.13". */
+    public static String supportedVersions() {
+        return SUPPORTED.stream().map(VersionLayout::name).collect(Collectors.joining(", "));
+    }
+
+    /** "3.12". */
+    public String name() {
+        return major + "." + minor;
     }
 
     /** The name of the instruction whose code unit is {@code codeUnit}, or empty for an unknown opcode. */
     public String opcodeName(int codeUnit) {
         int opcode = codeUnit & 0xFF;
         return opcode < opcodeNames.size() ? opcodeNames.get(opcode) : "";
-    }
-
-    /**
-     * {@code FRAME_OWNED_BY_THREAD}: a frame on the thread's data stack, popped only by returning or
-     * unwinding, which move a profiler's frame marker off it (entry frames and yielding generators
-     * leave the marker behind). The same value in every supported version.
-     */
-    public boolean isThreadFrameOwner(int owner) {
-        return owner == 0;
-    }
-
-    public boolean isEntryFrameOwner(int owner) {
-        for (int o : entryFrameOwners) {
-            if (o == owner) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The object a {@code _PyStackRef} (a value-stack slot, or 3.14+'s {@code f_executable}) refers to. */

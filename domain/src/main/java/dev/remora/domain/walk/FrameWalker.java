@@ -49,7 +49,11 @@ final class FrameWalker {
     private final SnapshotReader reader;
     private final DebugOffsets.Frame offsets;
     private final long currentFrameOffset;
+    /** Where 3.11's frames keep {@code is_entry}, or -1: such a frame was called from C. */
+    private final int isEntryOffset;
     private final long markerOffset;
+    /** Where the current walk found its first frame named, for the read-back. */
+    private long currentFrameField;
     private final long baseFrameOffset;
     /** The copy the current walk reads its frames from, or null when it reads them through the reader. */
     private StackCopy copy;
@@ -62,6 +66,7 @@ final class FrameWalker {
     private final WalkedFrames walked = new WalkedFrames();
     private final byte[] codeUnit = new byte[2];
     private final boolean[] entryOwner = new boolean[256];
+    private final boolean[] bottomOwner = new boolean[256];
     private boolean markers;
     /** What the last walk found beyond its frames, for {@link #emit}. */
     private String opcode;
@@ -77,6 +82,7 @@ final class FrameWalker {
         this.reader = reader;
         this.offsets = offsets.frame();
         this.currentFrameOffset = offsets.thread().currentFrame();
+        this.isEntryOffset = (int) offsets.frame().isEntry().orElse(-1);
         this.markerOffset = offsets.thread().lastProfiledFrame().orElse(-1);
         this.baseFrameOffset = offsets.thread().baseFrame().orElse(-1);
         this.layout = offsets.layout();
@@ -84,7 +90,8 @@ final class FrameWalker {
         this.check = new ChainCheck(offsets);
         // Asked for every frame of every sample: a table instead of the layout's list.
         for (int owner = 0; owner < entryOwner.length; owner++) {
-            entryOwner[owner] = layout.isEntryFrameOwner(owner);
+            entryOwner[owner] = layout.owners().isEntry(owner);
+            bottomOwner[owner] = layout.owners().isBottom(owner);
         }
     }
 
@@ -130,15 +137,18 @@ final class FrameWalker {
      * then hands them out. A walk that failed still leaves the frames it read for {@link #emit}.
      *
      * @param tstate the thread state's address
+     * @param currentFrameField where the pointer to the current frame sits (in the thread state, or in
+     *     3.11's and 3.12's {@code _PyCFrame})
      * @param first the current (innermost) frame
      * @param base the sentinel frame under all others (3.15+), or 0: a walk that reaches it is whole
      * @param marker the frame marker kept for profilers (3.15+), or 0
      * @param gcFrame the frame that started a running garbage collection, or 0
      * @return why the walk stopped early, if it did
      */
-    Optional<StackProblem> walk(long tstate, long first, long base, long marker, CodeObjects codes, FrameCache cache,
-                                SnapshotOptions options, long gcFrame) throws MemoryAccessException {
+    Optional<StackProblem> walk(long tstate, long currentFrameField, long first, long base, long marker, CodeObjects codes,
+                                FrameCache cache, SnapshotOptions options, long gcFrame) throws MemoryAccessException {
         copy = null;
+        this.currentFrameField = currentFrameField;
         return walkChain(tstate, first, base, marker, codes, cache, options, gcFrame);
     }
 
@@ -160,7 +170,14 @@ final class FrameWalker {
         }
         long base = baseFrameOffset >= 0 ? Bytes.getLong(copy.stateBytes(), (int) baseFrameOffset) : 0;
         try {
-            return walkChain(tstate, copy.current(), base, 0, codes, cache, options, gcFrame);
+            long first = copy.current();
+            if (!copy.currentProven()) {
+                walked.clear();
+                opcode = null;
+                tailChain = null;
+                return CHANGED;
+            }
+            return walkChain(tstate, first, base, 0, codes, cache, options, gcFrame);
         } finally {
             copy.finishWalk();
             this.copy = null;
@@ -203,7 +220,7 @@ final class FrameWalker {
                 long instrPtr = Bytes.getLong(frame, offsets.instrPtr());
                 walked.add(address, previous, rawExecutable, instrPtr);
                 int owner = frame[(int) offsets.owner()] & 0xFF;
-                if (owner > layout.maxFrameOwner()) {
+                if (owner > layout.owners().max()) {
                     return malformed("frame at 0x%x has an invalid owner %d".formatted(address, owner));
                 }
                 if (rawExecutable == 0 && previous == 0 && instrPtr == 0 && owner == 0) {
@@ -213,7 +230,7 @@ final class FrameWalker {
                             "frame at 0x%x reads as zeros after %d frames: memory missing (left out of a core?)"
                                     .formatted(address, emitted)));
                 }
-                boolean onThreadStack = layout.isThreadFrameOwner(owner);
+                boolean onThreadStack = owner == layout.owners().thread();
                 firstOnThreadStack |= address == first && onThreadStack;
                 long executable = layout.untagStackRef(rawExecutable);
                 if (entryOwner[owner]) {
@@ -234,6 +251,12 @@ final class FrameWalker {
                     }
                     walked.shown(resolve(codes, cache, address, executable, instrPtr));
                     emitted++;
+                    // 3.11 has no shim frames: a frame entered from C says so itself.
+                    if (options.nativeFrames() && isEntryOffset >= 0 && frame[isEntryOffset] != 0
+                            && previous != 0 && previous != gcFrame) {
+                        walked.shown(PseudoFrames.NATIVE);
+                        emitted++;
+                    }
                 }
                 // Only a data-stack frame keeps the marker truthful: one left on an entry frame stays
                 // there after that frame goes, and the next entry frame at that address has other callers.
@@ -250,7 +273,7 @@ final class FrameWalker {
                     endedAtRoot = true;
                     break;
                 }
-                endedAtRoot = previous == 0 && entryOwner[owner];
+                endedAtRoot = previous == 0 && bottomOwner[owner];
                 if (previous != 0 && !guard.step(previous)) {
                     return malformed(guard.tooLong()
                             ? "stack deeper than %d frames".formatted(MAX_DEPTH)
@@ -334,7 +357,6 @@ final class FrameWalker {
      */
     private boolean proven(long first, long tstate, long marker, MarkedChain chain, int tailAt, boolean firstOnThreadStack)
             throws MemoryAccessException {
-        long currentFrameField = tstate + currentFrameOffset;
         if (chain == null) {
             return check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, false);
         }

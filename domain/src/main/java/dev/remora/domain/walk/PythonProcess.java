@@ -60,6 +60,7 @@ public final class PythonProcess {
     private final byte[] interpreter;
     private final long interpreterStart;
     private final byte[] tstate;
+    private final byte[] gilLocked = new byte[4];
     private final long markerOffset;
     private final long baseFrameOffset;
     private AsyncGraphBuilder asyncio;
@@ -217,7 +218,7 @@ public final class PythonProcess {
         reader.read(address + interpreterStart, interpreter, 0, interpreter.length);
         long id = interpreterLong(io.id());
         long next = interpreterLong(io.next());
-        long gilHolder = Bytes.getInt(interpreter, io.gilLocked() - interpreterStart) != 0 ? interpreterLong(io.gilHolder()) : 0;
+        long gilHolder = gilHolder(io);
         long gcFrame = io.gcFrame().isPresent() ? interpreterLong(io.gcFrame().getAsLong()) : 0;
         CodeObjects codes = this.codes.of(address);
         if (io.codeObjectGeneration().isPresent()) {
@@ -244,6 +245,24 @@ public final class PythonProcess {
         return next;
     }
 
+    /**
+     * The thread state holding the GIL, or 0 while it is free: the interpreter's own GIL from 3.12,
+     * before that the runtime's one GIL. {@code last_holder} keeps its value after a release, so it
+     * counts only while the GIL is locked.
+     */
+    private long gilHolder(DebugOffsets.Interpreter io) throws MemoryAccessException {
+        if (io.gilLocked().isPresent()) {
+            return Bytes.getInt(interpreter, io.gilLocked().getAsLong() - interpreterStart) != 0
+                    ? interpreterLong(io.gilHolder().getAsLong()) : 0;
+        }
+        DebugOffsets.Runtime ro = offsets.runtime();
+        if (ro.gilLocked().isEmpty()) {
+            return 0;
+        }
+        reader.read(runtime.address() + ro.gilLocked().getAsLong(), gilLocked, 0, 4);
+        return Bytes.getInt(gilLocked, 0) != 0 ? reader.readLong(runtime.address() + ro.gilHolder().getAsLong()) : 0;
+    }
+
     /** A field of the interpreter state, from the window of it read this walk. */
     private long interpreterLong(long offset) {
         return Bytes.getLong(interpreter, offset - interpreterStart);
@@ -251,7 +270,9 @@ public final class PythonProcess {
 
     /** The used fields sit together near the end of a large struct; read from the first of them only. */
     private static long firstInterpreterField(DebugOffsets.Interpreter io) {
-        long first = Math.min(Math.min(io.id(), io.next()), Math.min(io.threadsHead(), Math.min(io.gilLocked(), io.gilHolder())));
+        long first = Math.min(Math.min(io.id(), io.next()), io.threadsHead());
+        first = Math.min(first, io.gilLocked().orElse(first));
+        first = Math.min(first, io.gilHolder().orElse(first));
         first = Math.min(first, io.threadsMain().orElse(first));
         first = Math.min(first, io.codeObjectGeneration().orElse(first));
         return Math.min(first, io.gcFrame().orElse(first));
@@ -385,10 +406,15 @@ public final class PythonProcess {
                 return Optional.of(StackProblem.of(StackProblem.Kind.UNREADABLE, "a range of the stack copy was unreadable"));
             }
         }
-        long first = Bytes.getLong(tstate, offsets.thread().currentFrame());
+        DebugOffsets.Thread to = offsets.thread();
+        // 3.11 and 3.12 name the current frame in the eval loop's _PyCFrame, which the thread state points at.
+        long currentFrameField = to.cframe().isPresent()
+                ? Bytes.getLong(tstate, (int) to.cframe().getAsLong()) + to.currentFrame()
+                : address + to.currentFrame();
+        long first = to.cframe().isPresent() ? reader.readLong(currentFrameField) : Bytes.getLong(tstate, to.currentFrame());
         long marker = markerOffset >= 0 ? Bytes.getLong(tstate, markerOffset) : 0;
         long base = baseFrameOffset >= 0 ? Bytes.getLong(tstate, baseFrameOffset) : 0;
-        return walker.walk(address, first, base, marker, codes, cache, options, gcFrame);
+        return walker.walk(address, currentFrameField, first, base, marker, codes, cache, options, gcFrame);
     }
 
     private InspectionException corruptList(String what, ChainGuard guard) {

@@ -58,6 +58,7 @@ final class StackCopy implements SnapshotReader.Rider {
     private long chunk;
     private long chunkEnd;
     private boolean missed;
+    private boolean currentProven;
     private boolean lastFromBatch;
 
     StackCopy(DebugOffsets.Thread thread) {
@@ -191,9 +192,40 @@ final class StackCopy implements SnapshotReader.Rider {
         return stackRanges > (chunk == 0 ? 0 : 1);
     }
 
-    /** The current frame the thread state named between the two copies of the stack. */
+    /**
+     * The current frame the thread state named between the two copies of the stack. In 3.11 and 3.12
+     * the thread state names the innermost eval loop's {@code _PyCFrame} (on the thread's C stack, or
+     * its own {@code root_cframe}), which holds the current frame: that field counts only when both
+     * copies hold it with the same value. When they do not, {@link #currentProven} is false and the
+     * next read holds it.
+     */
     long current() {
-        return Bytes.getLong(lastState, (int) thread.currentFrame());
+        currentProven = true;
+        if (thread.cframe().isEmpty()) {
+            return Bytes.getLong(lastState, (int) thread.currentFrame());
+        }
+        long field = Bytes.getLong(lastState, (int) thread.cframe().getAsLong()) + thread.currentFrame();
+        long tstate = start[stackRanges];
+        if (field - tstate >= 0 && field - tstate <= stateLength - 8) {
+            return Bytes.getLong(lastState, (int) (field - tstate));
+        }
+        nextExtras.add(field, 8);
+        for (int r = 0; r < stackRanges; r++) {
+            long delta = field - start[r];
+            if (delta >= 0 && delta <= length[r] - 8) {
+                long value = Bytes.getLong(bytes, offset[r] + (int) delta);
+                currentProven = value == Bytes.getLong(bytes, offset[secondCopy(r)] + (int) delta);
+                return value;
+            }
+        }
+        missed = true;
+        currentProven = false;
+        return 0;
+    }
+
+    /** Whether the last {@link #current} read the current frame from the copy and found it unchanged. */
+    boolean currentProven() {
+        return currentProven;
     }
 
     /**

@@ -7,8 +7,11 @@ import java.util.Arrays;
 /** The frames one walk read, innermost first, with what each showed; reused from walk to walk. */
 final class WalkedFrames {
 
-    /** A frame shows at most a {@code <GC>} mark and itself, or a {@code <native>} mark. */
-    private static final int MAX_EVENTS = 2;
+    /**
+     * A frame shows at most a {@code <GC>} mark, itself and (3.11's frames entered from C) a
+     * {@code <native>} mark under it; or, a shim frame, a {@code <native>} mark alone.
+     */
+    private static final int MAX_EVENTS = 3;
 
     private long[] address = new long[256];
     private long[] previous = new long[256];

@@ -40,7 +40,7 @@ final class FakeAsyncTarget {
     FakeAsyncTarget(String minor) throws InspectionException {
         offsets = AsyncioOffsetsTest.offsets(minor);
         asyncio = AsyncioOffsets.decode(DebianAsyncioSections.raw(minor), offsets);
-        states = offsets.layout().generatorStates();
+        states = offsets.layout().generatorStates().orElseThrow();
         runtime = memory.alloc(offsets.runtime().interpretersHead() + 8);
         interpreter = memory.alloc(asyncio.interpreter().size());
         thread = memory.alloc(asyncio.thread().size());
@@ -114,7 +114,7 @@ final class FakeAsyncTarget {
 
     /** A one-digit int, as asyncio stores the number of an unnamed task. */
     long smallInt(int value) {
-        DebugOffsets.LongObject l = offsets.longObject();
+        DebugOffsets.LongObject l = offsets.longObject().orElseThrow();
         long i = memory.alloc(l.size());
         memory.putLong(i + offsets.object().obType(), intType);
         memory.putLong(i + l.lvTag(), 1 << 3);
@@ -142,7 +142,7 @@ final class FakeAsyncTarget {
         long frame = coro + g.iframe();
         memory.putLong(coro + offsets.object().obType(), coroutineType);
         memory.putByte(coro + g.frameState(), state);
-        memory.putByte(frame + f.owner(), offsets.layout().generatorFrameOwner());
+        memory.putByte(frame + f.owner(), offsets.layout().owners().generator());
         memory.putLong(frame + f.executable(), code);
         memory.putLong(frame + f.instrPtr(), code + 8);
         if (awaited != 0) {

@@ -47,10 +47,18 @@ class DebugOffsetsDecoderTest {
     @Test
     void namesAnUnsupportedVersion() {
         byte[] raw = DebianRuntimeSections.debugOffsets("3.15");
-        putLong(raw, 8, 0x030C04F0L);
+        putLong(raw, 8, 0x030904F0L);
         assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
                 .isInstanceOf(InspectionException.UnsupportedVersion.class)
-                .hasMessageContaining("3.12.4").hasMessageContaining("3.13, 3.14, 3.15");
+                .hasMessageContaining("3.9.4").hasMessageContaining("3.11, 3.12, 3.13, 3.14, 3.15");
+    }
+
+    @Test
+    void rejectsDebugOffsetsThatNameAVersionWithoutThem() {
+        byte[] raw = DebianRuntimeSections.debugOffsets("3.15");
+        putLong(raw, 8, 0x030C04F0L);
+        assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
+                .isInstanceOf(InspectionException.CorruptTarget.class).hasMessageContaining("3.12.4");
     }
 
     @Test
@@ -91,7 +99,7 @@ class DebugOffsetsDecoderTest {
 
         assertThat(offsets.frame().localsPlus()).isEqualTo(localsPlus);
         assertThat(offsets.interpreter().importsModules()).isEqualTo(importsModules);
-        assertThat(offsets.longObject()).isEqualTo(new DebugOffsets.LongObject(32, 16, 24));
+        assertThat(offsets.longObject()).contains(new DebugOffsets.LongObject(32, 16, 24));
         assertThat(offsets.dict()).isEqualTo(new DebugOffsets.DictObject(48, 32));
         assertThat(offsets.type().tpFlags()).isEqualTo(168);
         if (since314) {

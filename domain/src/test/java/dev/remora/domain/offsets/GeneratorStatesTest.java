@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GeneratorStatesTest {
 
     private static GeneratorStates of(int major, int minor) {
-        return VersionLayout.forVersion(new PythonVersion(major, minor, 0, 0xF, 0)).orElseThrow().generatorStates();
+        return VersionLayout.forVersion(new PythonVersion(major, minor, 0, 0xF, 0)).orElseThrow().generatorStates().orElseThrow();
     }
 
     @Test

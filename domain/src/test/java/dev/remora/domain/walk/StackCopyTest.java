@@ -28,9 +28,9 @@ class StackCopyTest {
     private static final int FRAME_SIZE = 80;
     /** executable at 0, previous at 8, instr_ptr at 56 */
     private static final DebugOffsets.Frame FRAME = new DebugOffsets.Frame(FRAME_SIZE, 8, 0, 56, 70, 80,
-            OptionalLong.empty());
+            OptionalLong.empty(), OptionalLong.empty());
     /** prev 0, next 8, current frame 16, native id 24, data stack chunk, top and limit 32-55, interp 56. */
-    private static final DebugOffsets.Thread THREAD = new DebugOffsets.Thread(256, 0, 8, 56, 16, OptionalLong.empty(), 24,
+    private static final DebugOffsets.Thread THREAD = new DebugOffsets.Thread(256, 0, 8, 56, 16, OptionalLong.empty(), OptionalLong.empty(), 24,
             32, OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
             OptionalLong.empty(), OptionalLong.empty(), 64);
 

@@ -1,0 +1,89 @@
+package dev.remora.domain.offsets;
+
+import dev.remora.domain.InspectionException;
+import org.junit.jupiter.api.Test;
+
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The layouts of the versions that export no debug offsets, decoded from their generated tables.
+ * The figures were measured apart from the generator, on live 3.11.7 and 3.12.1 processes.
+ */
+class HeaderTablesTest {
+
+    private static DebugOffsets offsets(int minor, int micro) throws InspectionException {
+        return DebugOffsetsDecoder.fromHeaders(new PythonVersion(3, minor, micro, 0xF, 0));
+    }
+
+    @Test
+    void decodes311() throws Exception {
+        DebugOffsets o = offsets(11, 7);
+        assertThat(o.runtime().interpretersHead()).isEqualTo(0x28);
+        assertThat(o.runtime().gilLocked()).hasValue(0x178);
+        assertThat(o.runtime().gilHolder()).hasValue(0x170);
+        assertThat(o.interpreter().gilLocked()).isEmpty();
+        assertThat(o.interpreter().threadsHead()).isEqualTo(0x10);
+        assertThat(o.thread().cframe()).hasValue(0x38);
+        assertThat(o.thread().currentFrame()).isEqualTo(8);
+        assertThat(o.thread().nativeThreadId()).isEqualTo(0xa0);
+        assertThat(o.thread().datastackChunk()).isEqualTo(0x128);
+        assertThat(o.frame()).isEqualTo(new DebugOffsets.Frame(80, 0x30, 0x20, 0x38, 0x45, 0x48,
+                OptionalLong.empty(), OptionalLong.of(0x44)));
+        assertThat(o.code().codeAdaptive()).isEqualTo(0xb8);
+        assertThat(o.unicode().asciiDataOffset()).isEqualTo(48);
+        assertThat(o.unicode().compactDataOffset()).isEqualTo(72);
+        assertThat(o.longObject()).isEmpty();
+        assertThat(o.layout().owners().isBottom(0)).isTrue();
+        assertThat(o.layout().owners().isEntry(3)).isFalse();
+    }
+
+    @Test
+    void decodes312() throws Exception {
+        DebugOffsets o = offsets(12, 1);
+        assertThat(o.runtime().gilLocked()).isEmpty();
+        assertThat(o.interpreter().gilLocked()).hasValue(0x420);
+        assertThat(o.interpreter().gilHolder()).hasValue(0x418);
+        assertThat(o.interpreter().threadsHead()).isEqualTo(0x48);
+        assertThat(o.thread().cframe()).hasValue(0x38);
+        assertThat(o.thread().currentFrame()).isZero();
+        assertThat(o.thread().nativeThreadId()).isEqualTo(0x90);
+        assertThat(o.thread().datastackChunk()).isEqualTo(0xe8);
+        assertThat(o.frame()).isEqualTo(new DebugOffsets.Frame(80, 0x8, 0, 0x38, 0x46, 0x48,
+                OptionalLong.empty(), OptionalLong.empty()));
+        assertThat(o.code().codeAdaptive()).isEqualTo(0xc0);
+        assertThat(o.unicode().asciiDataOffset()).isEqualTo(40);
+        assertThat(o.unicode().compactDataOffset()).isEqualTo(56);
+        assertThat(o.layout().owners().isEntry(3)).isTrue();
+        assertThat(o.layout().owners().isBottom(3)).isTrue();
+        assertThat(o.layout().owners().isBottom(0)).isFalse();
+    }
+
+    @Test
+    void everyPatchReleaseOfAMinorVersionSharesItsTable() throws Exception {
+        assertThat(offsets(12, 9).thread()).isEqualTo(offsets(12, 1).thread());
+        assertThat(offsets(11, 2).frame()).isEqualTo(offsets(11, 7).frame());
+    }
+
+    @Test
+    void aVersionThatExportsDebugOffsetsHasNoTable() {
+        assertThatThrownBy(() -> offsets(13, 0)).isInstanceOf(InspectionException.CorruptTarget.class);
+    }
+
+    @Test
+    void namesTheSupportedVersions() {
+        assertThat(VersionLayout.supportedVersions()).isEqualTo("3.11, 3.12, 3.13, 3.14, 3.15");
+        assertThatThrownBy(() -> offsets(10, 13)).isInstanceOf(InspectionException.UnsupportedVersion.class)
+                .hasMessageContaining("3.10.13").hasMessageContaining("3.11, 3.12");
+    }
+
+    @Test
+    void aTableLineThatIsNotNameAndValueIsRejected() {
+        assertThatThrownBy(() -> HeaderTable.parse("3.99", "3.99.0", "thread_state.size 0x10 extra"))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> HeaderTable.parse("3.99", "3.99.0", "a 1\na 2"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
