@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Provisions the CPython interpreters the tests inspect: a Debian sid root with
-# python3.13, 3.14 and 3.15 (GIL builds), plus pyenv's shared-library 3.13.0 when
-# the machine has it. Idempotent; the root is cached outside the repository.
+# python3.13, 3.14 and 3.15 (GIL builds), a Debian 12 (bookworm) root with its
+# statically linked python3.11, and pyenv's shared-library 3.11, 3.12 and 3.13.0,
+# which machines of this kind ship. Idempotent; the roots are cached outside the
+# repository. A target that cannot be provisioned fails the run.
 # Writes the list of targets to $REMORA_TARGETS_FILE (one "name<TAB>root<TAB>exe" line each).
 set -euo pipefail
 
@@ -28,19 +30,25 @@ apt_install() {
 command -v debootstrap >/dev/null || apt_install debootstrap
 
 mkdir -p "$CACHE"
-# The marker records what the root was built with; a different package list rebuilds it.
-if [ "$(cat "$ROOT/.remora-ready" 2>/dev/null)" != "$PACKAGES" ]; then
-    log "building Debian sid root in $ROOT ($PACKAGES)"
-    for stale in "$ROOT" "$ROOT.tmp"; do
+# build_root SUITE DIR PACKAGES: a minimal Debian root with PACKAGES. The marker records what the root
+# was built with; a different package list rebuilds it.
+build_root() {
+    local suite=$1 root=$2 packages=$3
+    if [ "$(cat "$root/.remora-ready" 2>/dev/null)" = "$packages" ]; then
+        return
+    fi
+    log "building Debian $suite root in $root ($packages)"
+    for stale in "$root" "$root.tmp"; do
         if mountpoint -q "$stale/proc"; then umount "$stale/proc"; fi
     done
-    rm -rf "$ROOT.tmp"
-    debootstrap --variant=minbase --include="$PACKAGES" sid "$ROOT.tmp" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 \
-        || { tail -20 "$CACHE/debootstrap.log" >&2; die "debootstrap failed (log: $CACHE/debootstrap.log)"; }
-    rm -rf "$ROOT"
-    mv "$ROOT.tmp" "$ROOT"
-    printf '%s' "$PACKAGES" >"$ROOT/.remora-ready"
-fi
+    rm -rf "$root.tmp"
+    debootstrap --variant=minbase --include="$packages" "$suite" "$root.tmp" "$MIRROR" >"$CACHE/debootstrap-$suite.log" 2>&1 \
+        || { tail -20 "$CACHE/debootstrap-$suite.log" >&2; die "debootstrap $suite failed (log: $CACHE/debootstrap-$suite.log)"; }
+    rm -rf "$root"
+    mv "$root.tmp" "$root"
+    printf '%s' "$packages" >"$root/.remora-ready"
+}
+build_root sid "$ROOT" "$PACKAGES"
 
 mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc" || die "cannot mount proc in $ROOT"
 
@@ -58,18 +66,33 @@ for v in "${VERSIONS[@]}"; do
     log "python$v = $out (chroot $ROOT)"
 done
 
-# pyenv's 3.13.0 is built with --enable-shared: its runtime lives in libpython3.13.so.
-# The tests also need it (a target run without a chroot) and an older pyenv Python (3.9-3.12, for the
-# "unsupported version" errors); machines of this kind ship both, so their absence is an error.
-PYENV_313=${PYENV_ROOT:-/root/.pyenv}/versions/3.13.0/bin/python3.13
-ls -d "${PYENV_ROOT:-/root/.pyenv}"/versions/3.{9,10,11,12}.* >/dev/null 2>&1 \
-    || die "no pyenv CPython 3.9-3.12 under ${PYENV_ROOT:-/root/.pyenv}/versions"
-[ -x "$PYENV_313" ] || die "pyenv's shared-library CPython 3.13.0 is missing: $PYENV_313"
-if out=$("$PYENV_313" -c 'import sys; print(sys.version.split()[0])' 2>&1); then
-    printf 'pyenv-3.13.0-shared\t/\t%s\n' "$PYENV_313" >>"$TARGETS_FILE.tmp"
-    log "pyenv python3.13 = $out (shared)"
-else
-    die "pyenv python3.13 at $PYENV_313 does not run: $out"
-fi
+# Debian 12's python3.11 links libpython statically into the executable, as most distributions'
+# interpreters do; its headers (libpython3.11-dev) let scripts/version-tables check its layout.
+BOOKWORM=$CACHE/bookworm-root
+BOOKWORM_PACKAGES=python3.11,libpython3.11-dev
+build_root bookworm "$BOOKWORM" "$BOOKWORM_PACKAGES"
+mountpoint -q "$BOOKWORM/proc" || mount -t proc proc "$BOOKWORM/proc" || die "cannot mount proc in $BOOKWORM"
+out=$(chroot "$BOOKWORM" /usr/bin/python3.11 -c 'import sys; print(sys.version.split()[0])' 2>&1) \
+    || die "python3.11 in $BOOKWORM does not run: $out"
+printf 'debian12-3.11\t%s\t%s\n' "$BOOKWORM" /usr/bin/python3.11 >>"$TARGETS_FILE.tmp"
+printf '#!/bin/sh\nexec chroot %s %s "$@"\n' "$BOOKWORM" /usr/bin/python3.11 >"$CACHE/bin/debian12-python3.11"
+chmod +x "$CACHE/bin/debian12-python3.11"
+log "debian 12 python3.11 = $out (static, chroot $BOOKWORM)"
+
+# pyenv's builds are made with --enable-shared: their runtime lives in libpython3.X.so, run without a
+# chroot. The tests also need a CPython older than any supported one (3.9, for the "unsupported
+# version" errors).
+PYENV_VERSIONS=${PYENV_ROOT:-/root/.pyenv}/versions
+ls -d "$PYENV_VERSIONS"/3.9.* >/dev/null 2>&1 || die "no pyenv CPython 3.9 under $PYENV_VERSIONS"
+for minor in 3.11 3.12 3.13; do
+    # The newest patch release of each; 3.13 is pinned to 3.13.0, the first release with debug offsets.
+    if [ "$minor" = 3.13 ]; then dir=$PYENV_VERSIONS/3.13.0; else dir=$(ls -d "$PYENV_VERSIONS/$minor".* 2>/dev/null | sort -V | tail -1); fi
+    exe=$dir/bin/python$minor
+    [ -n "$dir" ] && [ -x "$exe" ] || die "pyenv's CPython $minor is missing under $PYENV_VERSIONS"
+    ls "$dir"/lib/libpython"$minor".so* >/dev/null 2>&1 || die "pyenv's CPython $minor at $dir is not built with --enable-shared"
+    out=$("$exe" -c 'import sys; print(sys.version.split()[0])' 2>&1) || die "pyenv python$minor at $exe does not run: $out"
+    printf 'pyenv-%s-shared\t/\t%s\n' "$out" "$exe" >>"$TARGETS_FILE.tmp"
+    log "pyenv python$minor = $out (shared)"
+done
 mv "$TARGETS_FILE.tmp" "$TARGETS_FILE"
 echo "$TARGETS_FILE"

@@ -62,6 +62,7 @@ int main(void) {
     FIELD("thread_state.datastack_limit", PyThreadState, datastack_limit);
     SIZE("cframe.size", _PyCFrame);
     FIELD("cframe.current_frame", _PyCFrame, current_frame);
+    FIELD("cframe.previous", _PyCFrame, previous);
 #endif
 
 #if PY_MINOR_VERSION == 10

@@ -1,5 +1,7 @@
 package dev.remora.app.cli;
 
+import dev.remora.domain.offsets.VersionLayout;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,7 +16,10 @@ import java.util.stream.Stream;
 /** Finds a Python that Remora can read, for {@code remora run} without {@code --python}. */
 final class PythonFinder {
 
-    private static final List<String> NAMES = List.of("python3.15", "python3.14", "python3.13", "python3", "python");
+    /** The supported versions' own names, newest first, then the generic ones. */
+    private static final List<String> NAMES = Stream.concat(
+            VersionLayout.supported().reversed().stream().map(v -> "python" + v.name()),
+            Stream.of("python3", "python")).toList();
 
     private PythonFinder() {}
 
@@ -24,7 +29,8 @@ final class PythonFinder {
                 return candidate;
             }
         }
-        throw new UserError("no CPython 3.13, 3.14 or 3.15 found on PATH or under ~/.pyenv; name one with --python EXE",
+        throw new UserError("no CPython %s found on PATH or under ~/.pyenv; name one with --python EXE"
+                .formatted(VersionLayout.supportedVersions()),
                 UserErrorHandler.EXIT_FAILURE);
     }
 
@@ -34,7 +40,8 @@ final class PythonFinder {
             throw new UserError("--python %s is not an executable file".formatted(python), UserErrorHandler.EXIT_USAGE);
         }
         if (!supported(python)) {
-            throw new UserError("--python %s is not CPython 3.13, 3.14 or 3.15".formatted(python), UserErrorHandler.EXIT_USAGE);
+            throw new UserError("--python %s is not a supported CPython (%s)".formatted(python, VersionLayout.supportedVersions()),
+                    UserErrorHandler.EXIT_USAGE);
         }
         return python;
     }
@@ -65,7 +72,8 @@ final class PythonFinder {
         Path pyenv = Path.of(System.getenv().getOrDefault("PYENV_ROOT", System.getProperty("user.home") + "/.pyenv"), "versions");
         if (Files.isDirectory(pyenv)) {
             try (Stream<Path> versions = Files.list(pyenv)) {
-                versions.filter(v -> v.getFileName().toString().matches("3\\.1[3-5]\\.\\d+"))
+                versions.filter(v -> v.getFileName().toString().matches("\\d+\\.\\d+\\.\\d+"))
+                        .filter(v -> supportedMinor(v.getFileName().toString()))
                         .sorted(Comparator.comparing((Path v) -> v.getFileName().toString()).reversed())
                         .map(v -> v.resolve("bin/python3")).filter(Files::isExecutable).forEach(found::add);
             } catch (IOException ignored) {
@@ -76,7 +84,15 @@ final class PythonFinder {
     }
 
     private static boolean supported(Path python) {
-        return answer(python).filter(a -> a.matches("cpython 3 1[345] 1")).isPresent();
+        return answer(python).filter(a -> a.matches("cpython \\d+ \\d+ 1"))
+                .filter(a -> supportedMinor(a.split(" ")[1] + "." + a.split(" ")[2])).isPresent();
+    }
+
+    /** Whether "3.12" or "3.12.1" names a supported minor version. */
+    private static boolean supportedMinor(String version) {
+        String[] parts = version.split("\\.");
+        return VersionLayout.supported().stream()
+                .anyMatch(v -> (v.major() + "").equals(parts[0]) && (v.minor() + "").equals(parts[1]));
     }
 
     /** "IMPLEMENTATION MAJOR MINOR GIL" as the interpreter reports it, if it runs. */

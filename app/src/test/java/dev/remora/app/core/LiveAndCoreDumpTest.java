@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,7 +64,8 @@ class LiveAndCoreDumpTest {
             assertSameThreads(live, core);
             assertTextDumpHasSourceLines(target, "--core", kernel, "--sysroot", root);
 
-            assertMainThreadOfGcoreCore(target, live, gcore, root);
+            // The host's gdb saves the threads' C stacks of Debian 12's glibc, not those of sid's.
+            assertMainThreadOfGcoreCore(target, live, gcore, root, python.name().startsWith("debian-"));
             assertMissingSysrootIsNamed(kernel, python);
         }
     }
@@ -124,9 +126,11 @@ class LiveAndCoreDumpTest {
     /**
      * gcore's core of a target in the root: NT_FILE has the host's paths, which lie inside the sysroot
      * and are taken as they are; the main thread is whole, the others are cut where their C stack was
-     * lost, and marked incomplete with the address that reads as zeros, in JSON and text.
+     * lost (3.11 and 3.12: with no frame at all, their current frame is named on the C stack), and
+     * marked incomplete with the address that reads as zeros, in JSON and text.
      */
-    private static void assertMainThreadOfGcoreCore(ParkedTarget target, DumpJson live, Path gcore, String root) {
+    private static void assertMainThreadOfGcoreCore(ParkedTarget target, DumpJson live, Path gcore, String root,
+                                                    boolean stacksLost) {
         RemoraCli run = RemoraCli.run("dump", "--core", gcore, "--sysroot", root, "-a", "--format", "json");
         assertThat(run.exitCode()).as(run.err()).isZero();
         Map<Long, JsonNode> threads = DumpJson.parse(run.out()).threads();
@@ -139,8 +143,11 @@ class LiveAndCoreDumpTest {
         for (ExpectedThread want : target.expected().threads()) {
             JsonNode thread = threads.get(want.threadId());
             List<ExpectedFrame> got = DumpJson.frames(thread);
-            assertThat(got).as("thread %s: innermost frames", want.name()).isNotEmpty()
-                    .isEqualTo(want.frames().subList(0, got.size()));
+            // 3.11 and 3.12 name the current frame in a record on the C stack: with it lost, no frame is known.
+            if (!thread.path("incomplete").asText().contains("eval loop's C frame")) {
+                assertThat(got).as("thread %s: innermost frames", want.name()).isNotEmpty();
+            }
+            assertThat(got).as("thread %s: innermost frames", want.name()).isEqualTo(want.frames().subList(0, got.size()));
             // A stack the core cut short says so, and where: never shown as whole.
             if (got.size() < want.frames().size()) {
                 cut++;
@@ -148,9 +155,13 @@ class LiveAndCoreDumpTest {
                         .containsPattern("frame at 0x[0-9a-f]+ reads as zeros");
             }
         }
+        if (!stacksLost) {
+            assertThat(cut).as("threads cut in a core that kept the C stacks").isZero();
+            return;
+        }
         assertThat(cut).as("threads whose C stack the core lost").isPositive();
         RemoraCli text = RemoraCli.run("dump", "--core", gcore, "--sysroot", root, "-a");
-        assertThat(text.out()).containsPattern("\\[stack incomplete: frame at 0x[0-9a-f]+ reads as zeros");
+        assertThat(text.out()).containsPattern("\\[stack incomplete: (the eval loop's C )?frame at 0x[0-9a-f]+ reads as zeros");
     }
 
     /** The kernel core without --sysroot: one line naming the interpreter and the flag. */
@@ -158,8 +169,11 @@ class LiveAndCoreDumpTest {
         RemoraCli run = RemoraCli.run("dump", "--core", kernel, "-a", "--format", "json");
         assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
         assertThat(run.out()).isEmpty();
+        // 3.13+ find the runtime by its cookie and then miss the file; 3.11 and 3.12 need the file to find it.
+        // A host that has a file of that name (another build) is told so.
         assertThat(run.err()).hasLineCount(1)
-                .startsWith("remora: cannot read the stacks in core " + kernel + ": " + python.exe() + " is not on this machine; pass --sysroot DIR")
+                .containsPattern("^remora: cannot (read the stacks|find the Python runtime) in core " + Pattern.quote(kernel + ": "
+                        + python.exe()) + " (is not on this machine|on this machine is not the file the process mapped); pass --sysroot DIR")
                 .contains("(DIR" + python.exe() + ")");
     }
 

@@ -93,33 +93,42 @@ public final class RuntimeLocator {
 
     private List<Candidate> candidatesIn(String path, List<MemoryMapping> mappings) throws InspectionException {
         List<MemoryMapping> ofFile = mappings.stream().filter(m -> m.path().filter(path::equals).isPresent()).toList();
-        boolean deleted = ofFile.stream().anyMatch(MemoryMapping::deleted);
-        Optional<ElfSections.Section> section = deleted ? Optional.empty() : sections.sectionOf(path, SECTION);
+        // A deleted file is still reachable through its mapping, where the backend can open that.
+        Optional<ElfSections.Section> section = sections.sectionOf(path, SECTION);
         List<Candidate> found = new ArrayList<>();
         if (section.isPresent()) {
-            Optional<Long> versionSymbol = Optional.empty();
-            for (MemoryMapping m : ofFile) {
-                if (m.fileOffset() != 0) {
-                    continue;
-                }
-                Optional<Candidate> withCookie = readCandidate(m.start() + section.get().relativeAddress(), path);
-                if (withCookie.isPresent()) {
-                    found.add(withCookie.get());
-                    continue;
-                }
-                versionSymbol = versionSymbol.isPresent() ? versionSymbol : sections.symbolOf(path, VERSION_SYMBOL);
-                if (versionSymbol.isPresent()) {
-                    Optional<PythonVersion> version = readVersion(m.start() + versionSymbol.get());
-                    if (version.isPresent()) {
-                        found.add(new Candidate(m.start() + section.get().relativeAddress(), path, null, version.get()));
-                    }
-                }
-            }
-        } else {
+            found.addAll(placed(section.get(), path, ofFile));
+        }
+        // No file to read the section from (deleted, or not on this machine for a core): find the cookie.
+        if (found.isEmpty()) {
             for (MemoryMapping m : ofFile) {
                 if (m.readable() && m.writable()) {
                     found.addAll(scanForCookie(m, path));
                 }
+            }
+        }
+        return found;
+    }
+
+    /** The runtime at the section in every load of the file: with the debug cookie, or named by Py_Version. */
+    private List<Candidate> placed(ElfSections.Section section, String path, List<MemoryMapping> ofFile)
+            throws InspectionException {
+        List<Candidate> found = new ArrayList<>();
+        Optional<Long> versionSymbol = Optional.empty();
+        for (MemoryMapping m : ofFile) {
+            if (m.fileOffset() != 0) {
+                continue;
+            }
+            long address = m.start() + section.relativeAddress();
+            Optional<Candidate> withCookie = readCandidate(address, path);
+            if (withCookie.isPresent()) {
+                found.add(withCookie.get());
+                continue;
+            }
+            versionSymbol = versionSymbol.isPresent() ? versionSymbol : sections.symbolOf(path, VERSION_SYMBOL);
+            if (versionSymbol.isPresent()) {
+                readVersion(m.start() + versionSymbol.get())
+                        .ifPresent(version -> found.add(new Candidate(address, path, null, version)));
             }
         }
         return found;

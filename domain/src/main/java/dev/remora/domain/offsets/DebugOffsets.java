@@ -36,8 +36,7 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
     /**
      * @param currentFrame where the pointer to the thread's innermost frame sits: in the thread state,
      *     or (where {@code cframe} is present) in the {@code _PyCFrame} the thread state points at
-     * @param cframe where the pointer to the innermost eval loop's {@code _PyCFrame} sits (3.11, 3.12):
-     *     that struct lives on the thread's C stack, or is the thread state's own {@code root_cframe}
+     * @param cframe the innermost eval loop's {@code _PyCFrame}, which holds the current frame (3.11, 3.12)
      * @param lastProfiledFrame where a profiler may leave a marker frame that the interpreter moves to
      *     the caller whenever it pops the marked frame (3.15+)
      * @param baseFrame where the thread state points at the sentinel frame under all others (3.15+)
@@ -45,7 +44,7 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
      *     {@code exc_state}, or that of the generator or coroutine running (3.15+)
      * @param readLength how many leading bytes of the thread state cover every field used
      */
-    public record Thread(long size, long prev, long next, long interp, long currentFrame, OptionalLong cframe,
+    public record Thread(long size, long prev, long next, long interp, long currentFrame, Optional<CFrame> cframe,
                          OptionalLong baseFrame,
                          long nativeThreadId, long datastackChunk,
                          OptionalLong holdsGil, OptionalLong gilRequested, OptionalLong currentException,
@@ -62,6 +61,16 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
             return datastackChunk + 16;
         }
     }
+
+    /**
+     * The {@code _PyCFrame} of 3.11 and 3.12: it lives on the thread's C stack, in the frame of the
+     * innermost {@code _PyEval_EvalFrameDefault}, or is the thread state's own {@code root_cframe}
+     * when no eval loop runs. Every other one has a {@code previous}.
+     *
+     * @param pointer where the thread state keeps the pointer to it
+     * @param previous where it keeps the pointer to the enclosing eval loop's
+     */
+    public record CFrame(long pointer, long previous, long size) {}
 
     /**
      * @param localsPlus where {@code localsplus[]}, the locals and then the value stack, starts

@@ -137,9 +137,9 @@ public final class DebugOffsetsDecoder {
         long next = f.field("thread_state.next", size, 8);
         long interp = f.field("thread_state.interp", size, 8);
         // 3.11 and 3.12 reach the current frame through the eval loop's _PyCFrame.
-        OptionalLong cframe = f.optionalField("thread_state.cframe", size, 8);
+        Optional<DebugOffsets.CFrame> cframe = cframe(f, size);
         long currentFrame = cframe.isPresent()
-                ? f.field("cframe.current_frame", f.size("cframe", 4096), 8)
+                ? f.field("cframe.current_frame", cframe.get().size(), 8)
                 : f.field("thread_state.current_frame", size, 8);
         long nativeId = f.field("thread_state.native_thread_id", size, 8);
         OptionalLong baseFrame = f.optionalField("thread_state.base_frame", size, 8);
@@ -161,11 +161,21 @@ public final class DebugOffsetsDecoder {
         // An item is {exc_value, previous_item}: followed only where exc_value comes first, as it does.
         OptionalLong excInfo = exception.isPresent() && excValue.isPresent() && excValue.getAsLong() == excState.getAsLong()
                 ? OptionalLong.of(f.field("thread_state.current_exception", size - 8, 8) + 8) : OptionalLong.empty();
-        int readLength = coveringLength(size, prev, next, interp, cframe.orElse(currentFrame), baseFrame.orElse(0), nativeId,
+        int readLength = coveringLength(size, prev, next, interp,
+                cframe.map(DebugOffsets.CFrame::pointer).orElse(currentFrame), baseFrame.orElse(0), nativeId,
                 holdsGil.orElse(0), gilRequested.orElse(0), exception.orElse(0), excValue.orElse(0), excInfo.orElse(0),
                 marker.orElse(0), datastackChunk + 16);
         return new DebugOffsets.Thread(size, prev, next, interp, currentFrame, cframe, baseFrame, nativeId,
                 datastackChunk, holdsGil, gilRequested, exception, excValue, excInfo, marker, readLength);
+    }
+
+    private static Optional<DebugOffsets.CFrame> cframe(StructFields f, long threadSize) throws CorruptTarget {
+        if (!f.has("thread_state.cframe")) {
+            return Optional.empty();
+        }
+        long size = f.size("cframe", 4096);
+        return Optional.of(new DebugOffsets.CFrame(f.field("thread_state.cframe", threadSize, 8),
+                f.field("cframe.previous", size, 8), size));
     }
 
     private static DebugOffsets.Frame frame(StructFields f) throws CorruptTarget {

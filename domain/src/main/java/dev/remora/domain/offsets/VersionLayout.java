@@ -31,13 +31,14 @@ import java.util.stream.Collectors;
  *     (its {@code _PyFrame_StackPeek} takes a depth), as CPython's own remote unwinder of each
  *     version reads it; absent where the target does not export the frame's stack pointer
  * @param dictKeys the layout of a dict's keys object, for reading {@code sys.modules}
+ * @param unstartedThreads how a thread state whose thread has not started yet looks
  * @param opcodeNames instruction names by opcode (the low byte of a code unit), specialised forms
  *     named after the instruction they stand for (generated, see {@code scripts/version-tables})
  */
 public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> exported, Optional<HeaderTable> headers,
                             FrameOwners owners, long stackRefTagBits, int compactUnicodeExtra,
                             Optional<GeneratorStates> generatorStates, OptionalInt awaitedStackDepth,
-                            DictKeysLayout dictKeys, List<String> opcodeNames) {
+                            DictKeysLayout dictKeys, UnstartedThreads unstartedThreads, List<String> opcodeNames) {
 
     /** 3.13 and 3.14: CREATED=-3, SUSPENDED=-2, SUSPENDED_YIELD_FROM=-1, EXECUTING=0, COMPLETED=1, CLEARED=4. */
     private static final GeneratorStates STATES_3_13 =
@@ -54,7 +55,8 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
         HeaderTable t = HeaderTable.parse("3.11", CPython3_11.LAYOUT_FROM, CPython3_11.LAYOUT);
         FrameOwners owners = new FrameOwners(0, 1, new int[] {}, new int[] {0}, (int) t.require("frame_owner.frame_object"));
         return new VersionLayout(3, 11, Optional.empty(), Optional.of(t), owners, 0, 24, Optional.empty(),
-                OptionalInt.empty(), DictKeysLayout.from(t), OpcodeNames.parse(CPython3_11.OPCODES));
+                OptionalInt.empty(), DictKeysLayout.from(t), UnstartedThreads.CREATOR_IDS,
+                OpcodeNames.parse(CPython3_11.OPCODES));
     }
 
     private static VersionLayout v3_12() {
@@ -62,29 +64,38 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
         int cstack = (int) t.require("frame_owner.cstack");
         FrameOwners owners = new FrameOwners(0, 1, new int[] {cstack}, new int[] {cstack}, cstack);
         return new VersionLayout(3, 12, Optional.empty(), Optional.of(t), owners, 0, 16, Optional.empty(),
-                OptionalInt.empty(), DictKeysLayout.from(t), OpcodeNames.parse(CPython3_12.OPCODES));
+                OptionalInt.empty(), DictKeysLayout.from(t), UnstartedThreads.ZERO_NATIVE_ID,
+                OpcodeNames.parse(CPython3_12.OPCODES));
     }
 
     private static VersionLayout v3_13() {
         FrameOwners owners = new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3);
         return new VersionLayout(3, 13, Optional.of(DebugOffsetsLayout.V3_13), Optional.empty(), owners, 0, 16,
-                Optional.of(STATES_3_13), OptionalInt.empty(), DICT_KEYS_3_13, OpcodeNames.parse(CPython3_13.OPCODES));
+                Optional.of(STATES_3_13), OptionalInt.empty(), DICT_KEYS_3_13,
+                UnstartedThreads.ZERO_NATIVE_ID, OpcodeNames.parse(CPython3_13.OPCODES));
     }
 
     private static VersionLayout v3_14() {
         FrameOwners owners = new FrameOwners(0, 1, new int[] {3, 4}, new int[] {3, 4}, 4);
         return new VersionLayout(3, 14, Optional.of(DebugOffsetsLayout.V3_14), Optional.empty(), owners, 3, 16,
-                Optional.of(STATES_3_13), OptionalInt.of(1), DICT_KEYS_3_13, OpcodeNames.parse(CPython3_14.OPCODES));
+                Optional.of(STATES_3_13), OptionalInt.of(1), DICT_KEYS_3_13,
+                UnstartedThreads.ZERO_NATIVE_ID, OpcodeNames.parse(CPython3_14.OPCODES));
     }
 
     private static VersionLayout v3_15() {
         FrameOwners owners = new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3);
         return new VersionLayout(3, 15, Optional.of(DebugOffsetsLayout.V3_15), Optional.empty(), owners, 3, 16,
-                Optional.of(STATES_3_15), OptionalInt.of(2), DICT_KEYS_3_13, OpcodeNames.parse(CPython3_15.OPCODES));
+                Optional.of(STATES_3_15), OptionalInt.of(2), DICT_KEYS_3_13,
+                UnstartedThreads.ZERO_NATIVE_ID, OpcodeNames.parse(CPython3_15.OPCODES));
     }
 
     public static Optional<VersionLayout> forVersion(PythonVersion version) {
         return SUPPORTED.stream().filter(v -> v.major == version.major() && v.minor == version.minor()).findFirst();
+    }
+
+    /** The supported minor versions, oldest first. */
+    public static List<VersionLayout> supported() {
+        return SUPPORTED;
     }
 
     /** The supported minor versions, as "3.11, 3.12, 3.13". */

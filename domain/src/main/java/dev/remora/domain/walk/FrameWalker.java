@@ -171,11 +171,14 @@ final class FrameWalker {
         long base = baseFrameOffset >= 0 ? Bytes.getLong(copy.stateBytes(), (int) baseFrameOffset) : 0;
         try {
             long first = copy.current();
-            if (!copy.currentProven()) {
+            if (!copy.currentProven() || copy.lostCFrame() != 0) {
                 walked.clear();
                 opcode = null;
                 tailChain = null;
-                return CHANGED;
+                return !copy.currentProven() || reader.memory().changes() ? CHANGED
+                        : Optional.of(StackProblem.of(StackProblem.Kind.UNREADABLE,
+                                ("the eval loop's C frame at 0x%x reads as zeros: memory missing (left out of a core?)")
+                                        .formatted(copy.lostCFrame())));
             }
             return walkChain(tstate, first, base, 0, codes, cache, options, gcFrame);
         } finally {

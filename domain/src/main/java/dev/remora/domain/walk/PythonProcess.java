@@ -15,6 +15,7 @@ import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.PythonVersion;
+import dev.remora.domain.offsets.UnstartedThreads;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.ProcessImage;
 import dev.remora.ports.RemoteMemory;
@@ -235,7 +236,7 @@ public final class PythonProcess {
                 continue;
             }
             // A thread state whose thread has not started yet has no OS thread and no frame: not a thread yet.
-            if (Bytes.getLong(states[i], offsets.thread().nativeThreadId()) == 0) {
+            if (notStarted(i)) {
                 visitor.threadNotStarted();
                 continue;
             }
@@ -261,6 +262,28 @@ public final class PythonProcess {
         }
         reader.read(runtime.address() + ro.gilLocked().getAsLong(), gilLocked, 0, 4);
         return Bytes.getInt(gilLocked, 0) != 0 ? reader.readLong(runtime.address() + ro.gilHolder().getAsLong()) : 0;
+    }
+
+    /**
+     * Whether thread state {@code i} of the list just read belongs to a thread not started yet: one
+     * with no native id, or (3.11) one with its creator's id and no data stack, newer than its creator.
+     */
+    private boolean notStarted(int i) {
+        DebugOffsets.Thread to = offsets.thread();
+        long nativeId = Bytes.getLong(states[i], to.nativeThreadId());
+        if (nativeId == 0) {
+            return true;
+        }
+        if (offsets.layout().unstartedThreads() != UnstartedThreads.CREATOR_IDS
+                || Bytes.getLong(states[i], to.datastackChunk()) != 0) {
+            return false;
+        }
+        for (int older = i + 1; older < threadCount; older++) {
+            if (Bytes.getLong(states[older], to.nativeThreadId()) == nativeId) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A field of the interpreter state, from the window of it read this walk. */
@@ -376,7 +399,9 @@ public final class PythonProcess {
         int rereads = 0;
         // The tick stands for this moment: a stack that moved under the walk is copied again at once.
         // Every kind: on a running target, a malformed or unreadable stack is mostly one read as it moved.
-        while (problem.isPresent() && rereads < MAX_REREADS && memory.changes()) {
+        // A core does not change, but a copy that lacked part of the stack (3.11's and 3.12's _PyCFrame on
+        // the C stack) holds it when read again.
+        while (problem.isPresent() && rereads < MAX_REREADS && (memory.changes() || copy.missed())) {
             if (marked && rereads == 0) {
                 copy.planFrom(address, tstate, 0);
             } else {
@@ -409,7 +434,7 @@ public final class PythonProcess {
         DebugOffsets.Thread to = offsets.thread();
         // 3.11 and 3.12 name the current frame in the eval loop's _PyCFrame, which the thread state points at.
         long currentFrameField = to.cframe().isPresent()
-                ? Bytes.getLong(tstate, (int) to.cframe().getAsLong()) + to.currentFrame()
+                ? Bytes.getLong(tstate, (int) to.cframe().get().pointer()) + to.currentFrame()
                 : address + to.currentFrame();
         long first = to.cframe().isPresent() ? reader.readLong(currentFrameField) : Bytes.getLong(tstate, to.currentFrame());
         long marker = markerOffset >= 0 ? Bytes.getLong(tstate, markerOffset) : 0;

@@ -59,6 +59,7 @@ final class StackCopy implements SnapshotReader.Rider {
     private long chunkEnd;
     private boolean missed;
     private boolean currentProven;
+    private long lostCFrame;
     private boolean lastFromBatch;
 
     StackCopy(DebugOffsets.Thread thread) {
@@ -195,32 +196,45 @@ final class StackCopy implements SnapshotReader.Rider {
     /**
      * The current frame the thread state named between the two copies of the stack. In 3.11 and 3.12
      * the thread state names the innermost eval loop's {@code _PyCFrame} (on the thread's C stack, or
-     * its own {@code root_cframe}), which holds the current frame: that field counts only when both
-     * copies hold it with the same value. When they do not, {@link #currentProven} is false and the
-     * next read holds it.
+     * its own {@code root_cframe}), which holds the current frame: that record counts only when both
+     * copies hold it the same. When they do not, {@link #currentProven} is false and the next read
+     * holds it; when it reads as zeros (memory a core left out), {@link #lostCFrame} names it.
      */
     long current() {
         currentProven = true;
+        lostCFrame = 0;
         if (thread.cframe().isEmpty()) {
             return Bytes.getLong(lastState, (int) thread.currentFrame());
         }
-        long field = Bytes.getLong(lastState, (int) thread.cframe().getAsLong()) + thread.currentFrame();
+        DebugOffsets.CFrame c = thread.cframe().get();
+        long cframe = Bytes.getLong(lastState, (int) c.pointer());
         long tstate = start[stackRanges];
-        if (field - tstate >= 0 && field - tstate <= stateLength - 8) {
-            return Bytes.getLong(lastState, (int) (field - tstate));
+        if (cframe - tstate >= 0 && cframe - tstate <= stateLength - c.size()) {
+            return Bytes.getLong(lastState, (int) (cframe - tstate + thread.currentFrame()));
         }
-        nextExtras.add(field, 8);
+        int size = (int) c.size();
+        nextExtras.add(cframe, size);
         for (int r = 0; r < stackRanges; r++) {
-            long delta = field - start[r];
-            if (delta >= 0 && delta <= length[r] - 8) {
-                long value = Bytes.getLong(bytes, offset[r] + (int) delta);
-                currentProven = value == Bytes.getLong(bytes, offset[secondCopy(r)] + (int) delta);
-                return value;
+            long delta = cframe - start[r];
+            if (delta >= 0 && delta <= length[r] - size) {
+                int first = offset[r] + (int) delta;
+                int second = offset[secondCopy(r)] + (int) delta;
+                long current = Bytes.getLong(bytes, first + (int) thread.currentFrame());
+                currentProven = Arrays.equals(bytes, first, first + size, bytes, second, second + size);
+                if (current == 0 && Bytes.getLong(bytes, first + (int) c.previous()) == 0) {
+                    lostCFrame = cframe; // only the thread state's own root record has no previous one
+                }
+                return current;
             }
         }
         missed = true;
         currentProven = false;
         return 0;
+    }
+
+    /** The address of the {@code _PyCFrame} the last {@link #current} found all zeros, or 0. */
+    long lostCFrame() {
+        return lostCFrame;
     }
 
     /** Whether the last {@link #current} read the current frame from the copy and found it unchanged. */

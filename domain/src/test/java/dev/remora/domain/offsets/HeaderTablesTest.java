@@ -26,7 +26,7 @@ class HeaderTablesTest {
         assertThat(o.runtime().gilHolder()).hasValue(0x170);
         assertThat(o.interpreter().gilLocked()).isEmpty();
         assertThat(o.interpreter().threadsHead()).isEqualTo(0x10);
-        assertThat(o.thread().cframe()).hasValue(0x38);
+        assertThat(o.thread().cframe()).contains(new DebugOffsets.CFrame(0x38, 0x10, 24));
         assertThat(o.thread().currentFrame()).isEqualTo(8);
         assertThat(o.thread().nativeThreadId()).isEqualTo(0xa0);
         assertThat(o.thread().datastackChunk()).isEqualTo(0x128);
@@ -47,7 +47,7 @@ class HeaderTablesTest {
         assertThat(o.interpreter().gilLocked()).hasValue(0x420);
         assertThat(o.interpreter().gilHolder()).hasValue(0x418);
         assertThat(o.interpreter().threadsHead()).isEqualTo(0x48);
-        assertThat(o.thread().cframe()).hasValue(0x38);
+        assertThat(o.thread().cframe()).contains(new DebugOffsets.CFrame(0x38, 0x8, 16));
         assertThat(o.thread().currentFrame()).isZero();
         assertThat(o.thread().nativeThreadId()).isEqualTo(0x90);
         assertThat(o.thread().datastackChunk()).isEqualTo(0xe8);

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,7 +31,7 @@ class StackCopyTest {
     private static final DebugOffsets.Frame FRAME = new DebugOffsets.Frame(FRAME_SIZE, 8, 0, 56, 70, 80,
             OptionalLong.empty(), OptionalLong.empty());
     /** prev 0, next 8, current frame 16, native id 24, data stack chunk, top and limit 32-55, interp 56. */
-    private static final DebugOffsets.Thread THREAD = new DebugOffsets.Thread(256, 0, 8, 56, 16, OptionalLong.empty(), OptionalLong.empty(), 24,
+    private static final DebugOffsets.Thread THREAD = new DebugOffsets.Thread(256, 0, 8, 56, 16, Optional.empty(), OptionalLong.empty(), 24,
             32, OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
             OptionalLong.empty(), OptionalLong.empty(), 64);
 
@@ -233,5 +234,92 @@ class StackCopyTest {
 
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         assertThat(copy.frame(CHUNK + 0x100, new byte[FRAME_SIZE])).as("no chunk read for a limit that far off").isFalse();
+    }
+
+    /** 3.11/3.12: the thread state points at a _PyCFrame (current frame at 8, previous at 16) at 16. */
+    private static final DebugOffsets.Thread CFRAME_THREAD = new DebugOffsets.Thread(256, 0, 8, 56, 8,
+            Optional.of(new DebugOffsets.CFrame(16, 16, 24)), OptionalLong.empty(), 24, 32, OptionalLong.empty(),
+            OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), 64);
+    private static final long C_STACK_CFRAME = 0x60_0000;
+
+    private static ChangingTarget cframeTarget(long cframe, long current) {
+        ChangingTarget target = target(0);
+        target.put(TSTATE + 16, cframe);
+        target.put(cframe + 8, current);
+        target.put(cframe + 16, TSTATE + 32); // an enclosing eval loop's record
+        return target;
+    }
+
+    private static boolean readCFrameCopy(StackCopy copy, SnapshotReader reader, ChangingTarget target)
+            throws MemoryAccessException {
+        byte[] state = new byte[CFRAME_THREAD.readLength()];
+        target.read(TSTATE, state, 0, state.length);
+        copy.planFrom(TSTATE, state, 0);
+        return copy.read(reader);
+    }
+
+    @Test
+    void aCFrameOnTheCStackIsCopiedFromTheNextReadOn() throws Exception {
+        long frame = CHUNK + 0x100;
+        ChangingTarget target = cframeTarget(C_STACK_CFRAME, frame);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = new StackCopy(CFRAME_THREAD);
+
+        assertThat(readCFrameCopy(copy, reader, target)).isTrue();
+        copy.current();
+        assertThat(copy.currentProven()).as("the first copy lacks the C stack").isFalse();
+        assertThat(copy.missed()).isTrue();
+        copy.finishWalk();
+
+        assertThat(readCFrameCopy(copy, reader, target)).isTrue();
+        assertThat(copy.current()).isEqualTo(frame);
+        assertThat(copy.currentProven()).isTrue();
+        assertThat(copy.lostCFrame()).isZero();
+    }
+
+    @Test
+    void aCFrameThatChangesBetweenTheCopiesIsNotProven() throws Exception {
+        ChangingTarget target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = new StackCopy(CFRAME_THREAD);
+        readCFrameCopy(copy, reader, target);
+        copy.current();
+        copy.finishWalk();
+        // A call pushes a frame while the stack is copied: the record's first copy is older than the thread state.
+        target.afterFirstRange = () -> target.put(C_STACK_CFRAME + 8, CHUNK + 0x200);
+
+        assertThat(readCFrameCopy(copy, reader, target)).isTrue();
+        copy.current();
+        assertThat(copy.currentProven()).isFalse();
+    }
+
+    @Test
+    void aCFrameThatReadsAsZerosIsNamedAsLost() throws Exception {
+        ChangingTarget target = cframeTarget(C_STACK_CFRAME, 0);
+        target.put(C_STACK_CFRAME + 16, 0); // a core that left the C stack out
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = new StackCopy(CFRAME_THREAD);
+        readCFrameCopy(copy, reader, target);
+        copy.current();
+        copy.finishWalk();
+
+        readCFrameCopy(copy, reader, target);
+        assertThat(copy.current()).isZero();
+        assertThat(copy.currentProven()).isTrue();
+        assertThat(copy.lostCFrame()).isEqualTo(C_STACK_CFRAME);
+    }
+
+    @Test
+    void theThreadStatesOwnRootCFrameIsReadFromTheThreadState() throws Exception {
+        // No eval loop runs: the thread state points at its own root record, which names no frame.
+        ChangingTarget target = cframeTarget(TSTATE + 32, 0);
+        target.put(TSTATE + 32 + 16, 0);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = new StackCopy(CFRAME_THREAD);
+
+        assertThat(readCFrameCopy(copy, reader, target)).isTrue();
+        assertThat(copy.current()).isZero();
+        assertThat(copy.currentProven()).isTrue();
+        assertThat(copy.lostCFrame()).as("a root record has no previous one").isZero();
     }
 }

@@ -33,6 +33,7 @@ public final class CPython3_11 {
             thread_state.datastack_limit                 0x138
             cframe.size                                  0x18
             cframe.current_frame                         0x8
+            cframe.previous                              0x10
             interpreter_frame.size                       0x50
             interpreter_frame.previous                   0x30
             interpreter_frame.executable                 0x20

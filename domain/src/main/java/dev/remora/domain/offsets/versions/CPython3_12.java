@@ -33,6 +33,7 @@ public final class CPython3_12 {
             thread_state.datastack_limit                 0xf8
             cframe.size                                  0x10
             cframe.current_frame                         0
+            cframe.previous                              0x8
             interpreter_frame.size                       0x50
             interpreter_frame.previous                   0x8
             interpreter_frame.executable                 0
