@@ -6,7 +6,11 @@
 #   - for every version, its instruction names, printed by opcodes.py run by that interpreter.
 # Needs the provisioned targets (scripts/provision-targets.sh) and gcc. Rerunning it reproduces
 # the committed tables exactly; a difference means an interpreter's headers or opcodes changed.
+# With --check it writes nothing and fails when the committed tables differ from what it makes.
 set -euo pipefail
+
+CHECK=0
+[ "${1:-}" = --check ] && CHECK=1
 
 HERE=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 REPO=$(readlink -f "$HERE/../..")
@@ -14,6 +18,7 @@ OUT=$REPO/domain/src/main/java/dev/remora/domain/offsets/versions
 CACHE=${REMORA_CACHE:-/var/cache/remora}
 PYENV=${PYENV_ROOT:-/root/.pyenv}
 SID=$CACHE/sid-root
+BOOKWORM=$CACHE/bookworm-root
 
 # version, patch release whose headers give the layout (empty: the target exports debug offsets),
 # include directory, interpreter command
@@ -26,11 +31,16 @@ TABLES=(
     "3.15|||chroot $SID /usr/bin/python3.15"
 )
 
+# Other releases of a version whose headers must give the same layout: version|release|compiler flags.
+SAME_IN=(
+    "3.11|3.11.2|-I $BOOKWORM/usr/include/python3.11 -include $BOOKWORM/usr/include/x86_64-linux-gnu/python3.11/pyconfig.h"
+)
+
 die() { printf 'generate: error: %s\n' "$*" >&2; exit 1; }
 command -v gcc >/dev/null || die "gcc is needed"
-mkdir -p "$OUT"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/out"
 
 for entry in "${TABLES[@]}"; do
     IFS='|' read -r version patch include python <<<"$entry"
@@ -42,13 +52,28 @@ for entry in "${TABLES[@]}"; do
         printf 'package dev.remora.domain.offsets.versions;\n\n'
         if [ -n "$patch" ]; then
             gcc -o "$work/layout" -I "$include" "$HERE/layout.c" || die "cannot compile layout.c against $include"
+            "$work/layout" >"$work/layout.txt"
+            same=()
+            for other in "${SAME_IN[@]}"; do
+                IFS='|' read -r of release flags <<<"$other"
+                [ "$of" = "$version" ] || continue
+                # shellcheck disable=SC2086 # several flags
+                gcc -o "$work/other" $flags "$HERE/layout.c" || die "cannot compile layout.c for $release ($flags)"
+                "$work/other" | diff -q "$work/layout.txt" - >/dev/null \
+                    || die "$release's layout differs from $patch's: the $version table must say from which patch on"
+                same+=("$release")
+            done
             printf '/** CPython %s: its layout, from the headers of %s, and its instruction names. */\n' "$version" "$patch"
             printf 'public final class %s {\n\n    private %s() {}\n\n' "$class" "$class"
             printf '    /** The release whose headers gave {@link #LAYOUT}. */\n'
             printf '    public static final String LAYOUT_FROM = "%s";\n\n' "$patch"
+            if [ ${#same[@]} -gt 0 ]; then
+                printf '    /** Other releases whose headers give the same layout. */\n'
+                printf '    public static final String LAYOUT_SAME_IN = "%s";\n\n' "${same[*]}"
+            fi
             printf '    /** Sizes, offsets and enum values: one {@code name value} per line. */\n'
             printf '    public static final String LAYOUT = """\n'
-            "$work/layout" | sed 's/^/            /'
+            sed 's/^/            /' "$work/layout.txt"
             printf '            """;\n\n'
         else
             printf '/** CPython %s: its instruction names (it exports its layout as debug offsets). */\n' "$version"
@@ -58,7 +83,14 @@ for entry in "${TABLES[@]}"; do
         printf '    public static final String OPCODES = ""\n'
         printf '%s' "$opcodes" | fold -w 96 | sed 's/.*/            + "&"/'
         printf ';\n}\n'
-    } >"$work/$class.java"
-    mv "$work/$class.java" "$OUT/$class.java"
-    printf 'generate: %s\n' "$OUT/$class.java" >&2
+    } >"$work/out/$class.java"
 done
+
+if [ $CHECK = 1 ]; then
+    diff -r "$OUT" "$work/out" >&2 || die "the committed tables in $OUT are not what the headers and interpreters give"
+    printf 'generate: the committed tables are what the headers and interpreters give\n' >&2
+else
+    mkdir -p "$OUT"
+    cp "$work"/out/*.java "$OUT"/
+    printf 'generate: wrote %s\n' "$OUT" >&2
+fi

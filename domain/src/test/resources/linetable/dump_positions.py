@@ -72,7 +72,8 @@ def code_objects(root):
 
 def source_files(stdlib):
     for directory, subdirectories, files in os.walk(stdlib):
-        subdirectories.sort()
+        # Installed packages are not the standard library, and vary from machine to machine.
+        subdirectories[:] = sorted(d for d in subdirectories if d not in ("site-packages", "dist-packages"))
         for name in sorted(files):
             if name.endswith(".py"):
                 yield os.path.join(directory, name)

@@ -9,6 +9,9 @@ public final class CPython3_11 {
     /** The release whose headers gave {@link #LAYOUT}. */
     public static final String LAYOUT_FROM = "3.11.7";
 
+    /** Other releases whose headers give the same layout. */
+    public static final String LAYOUT_SAME_IN = "3.11.2";
+
     /** Sizes, offsets and enum values: one {@code name value} per line. */
     public static final String LAYOUT = """
             runtime_state.size                           0x28b20
