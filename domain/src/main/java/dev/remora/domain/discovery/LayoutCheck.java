@@ -7,6 +7,8 @@ import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
 
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * Checks a layout that came from a generated table, not from the target, against the live target
  * before anything is walked with it: the first thread state of the newest interpreter must lead back
@@ -14,6 +16,9 @@ import dev.remora.ports.RemoteMemory;
  * version named, instead of giving garbage stacks.
  */
 final class LayoutCheck {
+
+    private static final int ATTEMPTS = 16;
+    private static final long PAUSE_NANOS = 1_000_000;
 
     private final RemoteMemory memory;
     private final int pid;
@@ -25,22 +30,52 @@ final class LayoutCheck {
         this.offsets = offsets;
     }
 
+    /**
+     * @throws InspectionException.UnsupportedVersion when the layout does not fit, in every one of a few
+     *     readings (a thread starting or ending leaves the list half changed for a moment)
+     */
     void check(long interpreter) throws InspectionException {
+        String misfit = null;
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            misfit = misfit(interpreter);
+            if (misfit == null || !memory.changes()) {
+                break;
+            }
+            LockSupport.parkNanos(PAUSE_NANOS);
+        }
+        if (misfit != null) {
+            throw mismatch(misfit);
+        }
+    }
+
+    /** What does not fit, or null. */
+    private String misfit(long interpreter) throws InspectionException {
+        try {
+            return threadListMisfit(interpreter);
+        } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
+            return e.getMessage();
+        } catch (MemoryAccessException e) {
+            throw Failures.from(e, pid);
+        }
+    }
+
+    private String threadListMisfit(long interpreter) throws MemoryAccessException {
         DebugOffsets.Thread to = offsets.thread();
         long head = readLong(interpreter + offsets.interpreter().threadsHead());
         if (head == 0) {
-            return; // no thread yet: nothing to check against, and nothing to walk
+            return null; // no thread yet: nothing to check against, and nothing to walk
         }
         if (readLong(head + to.interp()) != interpreter) {
-            throw mismatch("its first thread state's interpreter pointer does not lead back to the interpreter");
+            return "its first thread state's interpreter pointer does not lead back to the interpreter";
         }
         if (readLong(head + to.prev()) != 0) {
-            throw mismatch("its first thread state has a previous one");
+            return "its first thread state has a previous one";
         }
         long next = readLong(head + to.next());
         if (next != 0 && readLong(next + to.interp()) != interpreter) {
-            throw mismatch("its second thread state's interpreter pointer does not lead back to the interpreter");
+            return "its second thread state's interpreter pointer does not lead back to the interpreter";
         }
+        return null;
     }
 
     private InspectionException mismatch(String what) {
@@ -49,15 +84,9 @@ final class LayoutCheck {
                 .formatted(pid, offsets.version(), offsets.layout().name(), table, what));
     }
 
-    private long readLong(long address) throws InspectionException {
+    private long readLong(long address) throws MemoryAccessException {
         byte[] b = new byte[8];
-        try {
-            memory.read(address, b, 0, 8);
-        } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
-            throw mismatch("0x%x is not readable".formatted(address));
-        } catch (MemoryAccessException e) {
-            throw Failures.from(e, pid);
-        }
+        memory.read(address, b, 0, 8);
         return Bytes.getLong(b, 0);
     }
 }
