@@ -96,6 +96,14 @@ final class StackCopy implements SnapshotReader.Rider {
             chunkEnd = Math.min(limit, top + SLACK);
             put(chunk, (int) (chunkEnd - chunk));
         }
+        // 3.11/3.12: the record naming the current frame changes at every call and return; copied
+        // next to the thread state, its two copies bracket that read as tightly as they can.
+        if (thread.cframe().isPresent()) {
+            long cframe = Bytes.getLong(state, from + (int) thread.cframe().get().pointer());
+            if (cframe != 0 && (cframe - tstate < 0 || cframe - tstate > stateLength)) {
+                put(cframe, (int) thread.cframe().get().size());
+            }
+        }
         stackRanges = ranges;
         put(tstate, stateLength);
         for (int r = stackRanges - 1; r >= 0; r--) {
@@ -213,14 +221,15 @@ final class StackCopy implements SnapshotReader.Rider {
             return Bytes.getLong(lastState, (int) (cframe - tstate + thread.currentFrame()));
         }
         int size = (int) c.size();
-        nextExtras.add(cframe, size);
-        for (int r = 0; r < stackRanges; r++) {
+        // Its own range is the last of the stack ranges, nearest the thread state.
+        for (int r = stackRanges - 1; r >= 0; r--) {
             long delta = cframe - start[r];
             if (delta >= 0 && delta <= length[r] - size) {
                 int first = offset[r] + (int) delta;
                 int second = offset[secondCopy(r)] + (int) delta;
                 long current = Bytes.getLong(bytes, first + (int) thread.currentFrame());
-                currentProven = Arrays.equals(bytes, first, first + size, bytes, second, second + size);
+                currentProven = Arrays.equals(bytes, first, first + size, bytes, second, second + size)
+                        && belowTop(current);
                 if (current == 0 && Bytes.getLong(bytes, first + (int) c.previous()) == 0) {
                     lostCFrame = cframe; // only the thread state's own root record has no previous one
                 }
@@ -230,6 +239,18 @@ final class StackCopy implements SnapshotReader.Rider {
         missed = true;
         currentProven = false;
         return 0;
+    }
+
+    /**
+     * Whether a current frame on the data stack's current chunk lies below its top as the thread
+     * state had it: frames are pushed at the top, so one at or above it is a popped frame's leftover,
+     * named by a record that changed and changed back while it was copied.
+     */
+    private boolean belowTop(long current) {
+        long chunkStart = Bytes.getLong(lastState, (int) thread.datastackChunk());
+        long top = Bytes.getLong(lastState, (int) thread.datastackTop());
+        long limit = Bytes.getLong(lastState, (int) thread.datastackLimit());
+        return current < chunkStart || current >= limit || current < top;
     }
 
     /** The address of the {@code _PyCFrame} the last {@link #current} found all zeros, or 0. */

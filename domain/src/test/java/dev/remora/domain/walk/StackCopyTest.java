@@ -39,6 +39,8 @@ class StackCopyTest {
     private static final class ChangingTarget implements RemoteMemory {
         final Map<Long, Long> words = new HashMap<>();
         Runnable afterFirstRange = () -> {};
+        /** Which range of a batched read {@link #afterFirstRange} follows. */
+        int changeAfter;
         int reads;
 
         void put(long address, long value) {
@@ -66,7 +68,7 @@ class StackCopyTest {
                 } catch (MemoryAccessException e) {
                     return i;
                 }
-                if (i == 0) {
+                if (i == changeAfter) {
                     afterFirstRange.run();
                 }
             }
@@ -259,22 +261,30 @@ class StackCopyTest {
     }
 
     @Test
-    void aCFrameOnTheCStackIsCopiedFromTheNextReadOn() throws Exception {
+    void aCFrameOnTheCStackIsCopiedNextToTheThreadState() throws Exception {
         long frame = CHUNK + 0x100;
         ChangingTarget target = cframeTarget(C_STACK_CFRAME, frame);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = new StackCopy(CFRAME_THREAD);
 
         assertThat(readCFrameCopy(copy, reader, target)).isTrue();
-        copy.current();
-        assertThat(copy.currentProven()).as("the first copy lacks the C stack").isFalse();
-        assertThat(copy.missed()).isTrue();
-        copy.finishWalk();
-
-        assertThat(readCFrameCopy(copy, reader, target)).isTrue();
+        assertThat(copy.start(copy.middle() - 1)).as("the range read just before the thread state").isEqualTo(C_STACK_CFRAME);
+        assertThat(copy.start(copy.middle() + 1)).as("and just after it").isEqualTo(C_STACK_CFRAME);
         assertThat(copy.current()).isEqualTo(frame);
         assertThat(copy.currentProven()).isTrue();
         assertThat(copy.lostCFrame()).isZero();
+    }
+
+    @Test
+    void aCurrentFrameAboveTheDataStacksTopIsALeftover() throws Exception {
+        // The record changed and changed back while the stack was copied: it names a popped frame's slot.
+        ChangingTarget target = cframeTarget(C_STACK_CFRAME, TOP + 0x100);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = new StackCopy(CFRAME_THREAD);
+
+        assertThat(readCFrameCopy(copy, reader, target)).isTrue();
+        copy.current();
+        assertThat(copy.currentProven()).isFalse();
     }
 
     @Test
@@ -285,7 +295,9 @@ class StackCopyTest {
         readCFrameCopy(copy, reader, target);
         copy.current();
         copy.finishWalk();
-        // A call pushes a frame while the stack is copied: the record's first copy is older than the thread state.
+        // A call pushes a frame while the stack is copied: the record's first copy (range 1, after the
+        // chunk) is older than the thread state.
+        target.changeAfter = 1;
         target.afterFirstRange = () -> target.put(C_STACK_CFRAME + 8, CHUNK + 0x200);
 
         assertThat(readCFrameCopy(copy, reader, target)).isTrue();
