@@ -96,14 +96,6 @@ final class StackCopy implements SnapshotReader.Rider {
             chunkEnd = Math.min(limit, top + SLACK);
             put(chunk, (int) (chunkEnd - chunk));
         }
-        // 3.11/3.12: the record naming the current frame changes at every call and return; copied
-        // next to the thread state, its two copies bracket that read as tightly as they can.
-        if (thread.cframe().isPresent()) {
-            long cframe = Bytes.getLong(state, from + (int) thread.cframe().get().pointer());
-            if (cframe != 0 && (cframe - tstate < 0 || cframe - tstate > stateLength)) {
-                put(cframe, (int) thread.cframe().get().size());
-            }
-        }
         stackRanges = ranges;
         put(tstate, stateLength);
         for (int r = stackRanges - 1; r >= 0; r--) {
@@ -221,7 +213,8 @@ final class StackCopy implements SnapshotReader.Rider {
             return Bytes.getLong(lastState, (int) (cframe - tstate + thread.currentFrame()));
         }
         int size = (int) c.size();
-        // Its own range is the last of the stack ranges, nearest the thread state.
+        // Kept among the extras: C code calling back into Python switches the thread between records.
+        nextExtras.add(cframe, size);
         for (int r = stackRanges - 1; r >= 0; r--) {
             long delta = cframe - start[r];
             if (delta >= 0 && delta <= length[r] - size) {
@@ -242,15 +235,17 @@ final class StackCopy implements SnapshotReader.Rider {
     }
 
     /**
-     * Whether a current frame on the data stack's current chunk lies below its top as the thread
-     * state had it: frames are pushed at the top, so one at or above it is a popped frame's leftover,
-     * named by a record that changed and changed back while it was copied.
+     * Whether a current frame on the data stack's current chunk lies at or below its top as the
+     * thread state had it: frames are pushed at the top, so one above it is a popped frame's leftover,
+     * named by a record that changed and changed back while it was copied. (A frame being popped
+     * sits at the top: the top drops before the record names the caller, while the frame's locals
+     * are freed.)
      */
     private boolean belowTop(long current) {
         long chunkStart = Bytes.getLong(lastState, (int) thread.datastackChunk());
         long top = Bytes.getLong(lastState, (int) thread.datastackTop());
         long limit = Bytes.getLong(lastState, (int) thread.datastackLimit());
-        return current < chunkStart || current >= limit || current < top;
+        return current < chunkStart || current >= limit || current <= top;
     }
 
     /** The address of the {@code _PyCFrame} the last {@link #current} found all zeros, or 0. */
