@@ -19,9 +19,6 @@ final class ChainCheck {
 
     /** Frames nearer than this are read back as one range. */
     private static final int MERGE_GAP = 512;
-    /** Passed as the expected marker when the marker need not be checked. */
-    static final long ANY_MARKER = -1;
-
     private final DebugOffsets.Frame frame;
     private final int headerLength;
 
@@ -41,27 +38,21 @@ final class ChainCheck {
     /**
      * @param currentFrameField where the thread state points at its current frame
      * @param first the current frame the walk started from
-     * @param markerField where the thread state keeps its frame marker, after the current frame; 0 if none
-     * @param marker the marker value that must still stand, or {@link #ANY_MARKER}
-     * @param markerHeld whether the marker was proven on a frame of the last proven stack and has not
-     *     moved since: then a marked current frame was not popped while it was read (the target would
-     *     have moved the marker), and its links need no second read (its instruction moves on anyway)
-     * @param fresh read everything again now, even if the snapshot's batch holds second copies
-     *     (they were read before something the check must come after)
+     * @param marker what the thread's frame marker must read, if anything
      * @return whether every link still holds
      */
     boolean holds(SnapshotReader reader, WalkedFrames walked, long currentFrameField, long first,
-                  long markerField, long marker, boolean markerHeld, boolean fresh) {
+                  MarkerCheck marker, Readback when) {
         int frames = walked.frames();
         if (frames == 0) {
             return true;
         }
-        boolean checkMarker = marker != ANY_MARKER;
-        int head = checkMarker ? (int) (markerField - currentFrameField) + 8 : 8;
+        boolean checkMarker = marker.checked();
+        int head = checkMarker ? (int) (marker.field() - currentFrameField) + 8 : 8;
         int ranges = put(0, currentFrameField, head, 0);
         int offset = head;
         long start = 0, end = 0;
-        long skip = checkMarker && markerHeld && marker == first ? marker : 0;
+        long skip = checkMarker && marker.held() && marker.value() == first ? marker.value() : 0;
         for (int i = 0; i < frames; i++) {
             long a = walked.address(i), e = a + headerLength;
             if (a == skip) {
@@ -83,7 +74,7 @@ final class ChainCheck {
             ranges = put(ranges, start, (int) (end - start), offset);
             offset += (int) (end - start);
         }
-        byte[] copy = secondCopies(reader, ranges, fresh);
+        byte[] copy = secondCopies(reader, ranges, when);
         if (copy != null) {
             fromBatch++;
         } else {
@@ -97,7 +88,7 @@ final class ChainCheck {
             copy = bytes;
         }
         if (Bytes.getLong(copy, rangeOffset[0]) != first
-                || checkMarker && Bytes.getLong(copy, rangeOffset[0] + head - 8) != marker) {
+                || checkMarker && Bytes.getLong(copy, rangeOffset[0] + head - 8) != marker.value()) {
             return false;
         }
         for (int i = 0; i < frames; i++) {
@@ -119,9 +110,9 @@ final class ChainCheck {
      * The second copies the snapshot's batch already holds for these ranges (their offsets replace
      * {@link #rangeOffset}), or null when it does not hold them all; either way the next batch will.
      */
-    private byte[] secondCopies(SnapshotReader reader, int ranges, boolean fresh) {
+    private byte[] secondCopies(SnapshotReader reader, int ranges, Readback when) {
         // The thread state itself was read late in the batch: after the frames, before their second copies.
-        int at = fresh ? -1 : reader.lateCopy(rangeStart[0], rangeLength[0]);
+        int at = when == Readback.NOW ? -1 : reader.lateCopy(rangeStart[0], rangeLength[0]);
         boolean all = at >= 0;
         copyOffset[0] = at;
         for (int r = 1; r < ranges; r++) {

@@ -361,7 +361,7 @@ final class FrameWalker {
     private boolean proven(long first, long tstate, long marker, MarkedChain chain, int tailAt, boolean firstOnThreadStack)
             throws MemoryAccessException {
         if (chain == null) {
-            return check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, false);
+            return check.holds(reader, walked, currentFrameField, first, MarkerCheck.NONE, Readback.BATCH_OR_NOW);
         }
         chain.markerSeen(marker);
         long executable = walked.executable(0);
@@ -369,13 +369,15 @@ final class FrameWalker {
         long markerField = tstate + markerOffset;
         if (tailAt >= 0) {
             // The marker was proven on the chain before and has not moved since: its frame was not popped.
-            boolean holds = check.holds(reader, walked, currentFrameField, first, markerField, marker, true, false);
+            boolean holds = check.holds(reader, walked, currentFrameField, first, MarkerCheck.held(markerField, marker),
+                    Readback.BATCH_OR_NOW);
             if (holds && walked.frames() <= MARKER_MOVE_AFTER) {
                 chain.rewriteFrom(tailAt, walked);
                 // A current frame that stays above the marker takes it: later walks then read it alone. The
                 // read before the write sees the marker still in place, so the frames below it still stand.
                 if (stayed && walked.frames() > 1) {
-                    boolean stillThere = check.holds(reader, walked, currentFrameField, first, markerField, marker, true, true);
+                    boolean stillThere = check.holds(reader, walked, currentFrameField, first,
+                            MarkerCheck.held(markerField, marker), Readback.NOW);
                     // Unwritten, the marker still stands where the chain has it; written, it may sit on a frame
                     // popped just before the write, unless it is seen there afterwards.
                     boolean moved = stillThere && markFirst(tstate, first);
@@ -394,13 +396,14 @@ final class FrameWalker {
         chain.drop();
         boolean deep = walked.frames() >= MARKER_MOVE_AFTER;
         if (!firstOnThreadStack || !deep && !stayed) {
-            boolean holds = check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, false);
+            boolean holds = check.holds(reader, walked, currentFrameField, first, MarkerCheck.NONE, Readback.BATCH_OR_NOW);
             chain.provenOn(holds ? first : 0, executable);
             return holds;
         }
         boolean holds;
         if (first == marker) {
-            holds = check.holds(reader, walked, currentFrameField, first, markerField, first, false, false);
+            holds = check.holds(reader, walked, currentFrameField, first, MarkerCheck.stands(markerField, first),
+                    Readback.BATCH_OR_NOW);
             if (holds) {
                 chain.rewriteFrom(0, walked);
             }
@@ -420,13 +423,14 @@ final class FrameWalker {
 
     /** The walked links read again now, apart from any batch: the thread state holds this stack at this moment. */
     private boolean freshlyProven(long currentFrameField, long first) throws MemoryAccessException {
-        return check.holds(reader, walked, currentFrameField, first, 0, ChainCheck.ANY_MARKER, false, true);
+        return check.holds(reader, walked, currentFrameField, first, MarkerCheck.NONE, Readback.NOW);
     }
 
     /** Moves the marker to the current frame of a stack just proven, and reads again to see it there. */
     private boolean markFirst(long tstate, long first) throws MemoryAccessException {
         return moveMarker(tstate, first)
-                && check.holds(reader, walked, tstate + currentFrameOffset, first, tstate + markerOffset, first, false, true);
+                && check.holds(reader, walked, tstate + currentFrameOffset, first,
+                MarkerCheck.stands(tstate + markerOffset, first), Readback.NOW);
     }
 
     private boolean moveMarker(long tstate, long frameAddress) {
