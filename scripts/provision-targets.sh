@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Provisions the CPython interpreters the tests inspect: a Debian sid root with
 # python3.13, 3.14 and 3.15 (GIL builds), a Debian 12 (bookworm) root with its
-# statically linked python3.11, and pyenv's shared-library 3.11, 3.12 and 3.13.0,
+# statically linked python3.11, and pyenv's shared-library 3.10, 3.11, 3.12 and 3.13.0,
 # which machines of this kind ship. Idempotent; the roots are cached outside the
 # repository. A target that cannot be provisioned fails the run.
 # Writes the list of targets to $REMORA_TARGETS_FILE (one "name<TAB>root<TAB>exe" line each).
@@ -86,7 +86,7 @@ log "debian 12 python3.11 = $out (static, chroot $BOOKWORM)"
 # version" errors).
 PYENV_VERSIONS=${PYENV_ROOT:-/root/.pyenv}/versions
 ls -d "$PYENV_VERSIONS"/3.9.* >/dev/null 2>&1 || die "no pyenv CPython 3.9 under $PYENV_VERSIONS"
-for minor in 3.11 3.12 3.13; do
+for minor in 3.10 3.11 3.12 3.13; do
     # The newest patch release of each; 3.13 is pinned to 3.13.0, the first release with debug offsets.
     if [ "$minor" = 3.13 ]; then dir=$PYENV_VERSIONS/3.13.0; else dir=$(ls -d "$PYENV_VERSIONS/$minor".* 2>/dev/null | sort -V | tail -1); fi
     exe=$dir/bin/python$minor

@@ -200,8 +200,24 @@ def positions(code, lasti):
     """
     table = _positions_cache.get(code)
     if table is None:
-        table = _positions_cache[code] = list(code.co_positions())
+        table = _positions_cache[code] = list(code_positions(code))
     return table[lasti // 2]
+
+
+def code_positions(code):
+    """co_positions(); 3.10 has none and knows only lines, which co_lines() gives per byte range."""
+    if hasattr(code, "co_positions"):
+        return code.co_positions()
+    lines = [None] * (len(code.co_code) // 2)
+    for start, end, line in code.co_lines():
+        for unit in range(start // 2, min(end // 2, len(lines))):
+            lines[unit] = line
+    return [(line, None, None, None) for line in lines]
+
+
+def qualname(code):
+    """What a frame is called: its qualified name, or (3.10, which has none) its name."""
+    return getattr(code, "co_qualname", code.co_name)
 
 
 def describe_stack(frame):
@@ -211,7 +227,7 @@ def describe_stack(frame):
         code = frame.f_code
         line, end_line, column, end_column = positions(code, frame.f_lasti)
         frames.append({
-            "function": code.co_qualname,
+            "function": qualname(code),
             "file": code.co_filename,
             "line": line,
             "end_line": end_line,
@@ -240,7 +256,7 @@ def snapshot(threads):
         if blocked_in_park(frame):
             stacks[ident] = describe_stack(frame)
         else:
-            top = frame and (frame.f_code.co_qualname, frame.f_lineno)
+            top = frame and (qualname(frame.f_code), frame.f_lineno)
             unparked.append((thread.name, top))
     return stacks, unparked
 

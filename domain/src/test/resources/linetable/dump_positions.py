@@ -45,17 +45,28 @@ def encode_run(repeat, position):
     return RUN.pack(repeat, mask, line or 0, end_line or 0, column or 0, end_column or 0)
 
 
+def positions(code):
+    """co_positions(), or on 3.10 (which has none) the line of each code unit from co_lines()."""
+    if hasattr(code, "co_positions"):
+        return code.co_positions()
+    lines = [None] * (len(code.co_code) // 2)
+    for start, end, line in code.co_lines():
+        for unit in range(start // 2, min(end // 2, len(lines))):
+            lines[unit] = line
+    return [(line, None, None, None) for line in lines]
+
+
 def encode_code(code):
     runs = []
     instructions = 0
-    for position, group in itertools.groupby(code.co_positions()):
+    for position, group in itertools.groupby(positions(code)):
         repeat = sum(1 for _ in group)
         runs.append(encode_run(repeat, position))
         instructions += repeat
     return b"".join([
         b"C",
         struct.pack(">i", code.co_firstlineno),
-        text(code.co_qualname, "H"),
+        text(getattr(code, "co_qualname", code.co_name), "H"),
         struct.pack(">I", len(code.co_linetable)),
         code.co_linetable,
         struct.pack(">II", instructions, len(runs)),

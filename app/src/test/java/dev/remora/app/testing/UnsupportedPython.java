@@ -9,7 +9,7 @@ import java.util.stream.Stream;
 public final class UnsupportedPython {
 
     /** What the one-line error names as supported. */
-    public static final String SUPPORTED = "supported: 3.11, 3.12, 3.13, 3.14, 3.15";
+    public static final String SUPPORTED = "supported: 3.10, 3.11, 3.12, 3.13, 3.14, 3.15";
 
     private UnsupportedPython() {}
 

@@ -78,7 +78,7 @@ final class CoroutineChain {
             return 0;
         }
         int iframe = (int) gen.iframe();
-        int owner = buffer[iframe + (int) frame.owner()] & 0xFF;
+        int owner = buffer[iframe + (int) frame.owner().getAsLong()] & 0xFF;
         if (owner != layout.owners().generator()) {
             throw new InconsistentGraph("coroutine at 0x%x does not own its frame (owner %d)".formatted(address, owner));
         }

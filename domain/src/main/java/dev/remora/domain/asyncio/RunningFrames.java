@@ -42,7 +42,7 @@ final class RunningFrames {
         ChainGuard guard = new ChainGuard(MAX_DEPTH, address);
         while (address != 0) {
             context.reader().read(address, buffer, 0, buffer.length);
-            int owner = buffer[(int) frame.owner()] & 0xFF;
+            int owner = buffer[(int) frame.owner().getAsLong()] & 0xFF;
             if (owner > layout.owners().max()) {
                 throw new InconsistentGraph("frame at 0x%x has an invalid owner %d".formatted(address, owner));
             }

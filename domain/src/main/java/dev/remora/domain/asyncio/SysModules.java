@@ -33,7 +33,7 @@ final class SysModules {
 
     private static boolean has(AsyncContext c, TypeFacts types, long dict, String module)
             throws MemoryAccessException, MalformedObjectException, InconsistentGraph {
-        DictKeysLayout layout = c.offsets().layout().dictKeys();
+        DictKeysLayout layout = c.offsets().layout().dictKeys().orElseThrow();
         long keys = c.reader().readLong(dict + c.offsets().dict().maKeys());
         if (!AsyncContext.plausiblePointer(keys)) {
             throw new InconsistentGraph("sys.modules at 0x%x has a bad keys pointer 0x%x".formatted(dict, keys));

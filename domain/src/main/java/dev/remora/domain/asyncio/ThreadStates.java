@@ -35,7 +35,7 @@ final class ThreadStates {
         for (long interp : interpreters) {
             long first = reader.readLong(interp + offsets.interpreter().threadsHead());
             for (long t : chain(reader, first, offsets.thread().next(), MAX_THREADS, "thread")) {
-                threads.add(new ThreadRef(interp, t, reader.readLong(t + offsets.thread().nativeThreadId())));
+                threads.add(new ThreadRef(interp, t, reader.readLong(t + offsets.thread().nativeThreadId().getAsLong())));
             }
         }
         return new Listing(interpreters, threads);

@@ -36,8 +36,6 @@ public final class RuntimeLocator {
     private static final String VERSION_SYMBOL = "Py_Version";
     private static final Pattern VERSIONED_NAME = Pattern.compile("python(\\d+)\\.(\\d+)");
     private static final int SCAN_CHUNK = 1 << 20;
-    /** Versions before this one name themselves only in their file name. */
-    private static final int OLDEST_MINOR = 11;
     private static final long MAX_SCAN = 256L << 20;
 
     private final ProcessImage image;
@@ -72,7 +70,7 @@ public final class RuntimeLocator {
     private InspectionException noRuntime(Set<String> files) {
         for (String f : files) {
             Matcher m = VERSIONED_NAME.matcher(MappedSections.basename(f));
-            if (m.find() && Integer.parseInt(m.group(1)) == 3 && Integer.parseInt(m.group(2)) < OLDEST_MINOR) {
+            if (m.find() && Integer.parseInt(m.group(1)) == 3 && Integer.parseInt(m.group(2)) < VersionLayout.supported().getFirst().minor()) {
                 return new InspectionException.UnsupportedVersion(
                         "process %d runs CPython %s.%s (%s), which is not supported (supported: %s)".formatted(
                                 image.pid(), m.group(1), m.group(2), f, VersionLayout.supportedVersions()));
@@ -126,10 +124,9 @@ public final class RuntimeLocator {
                 continue;
             }
             versionSymbol = versionSymbol.isPresent() ? versionSymbol : sections.symbolOf(path, VERSION_SYMBOL);
-            if (versionSymbol.isPresent()) {
-                readVersion(m.start() + versionSymbol.get())
-                        .ifPresent(version -> found.add(new Candidate(address, path, null, version)));
-            }
+            Optional<PythonVersion> version = versionSymbol.isPresent() ? readVersion(m.start() + versionSymbol.get())
+                    : versionText(path, m.start());
+            version.ifPresent(v -> found.add(new Candidate(address, path, null, v)));
         }
         return found;
     }
@@ -144,6 +141,37 @@ public final class RuntimeLocator {
             throw Failures.from(e, image.pid());
         }
         return DebugOffsetsDecoder.hasCookie(raw) ? Optional.of(new Candidate(address, path, raw, null)) : Optional.empty();
+    }
+
+    /**
+     * 3.10 exports no {@code Py_Version}: its file name gives the minor version, and the text of
+     * {@code sys.version}, formatted at start into a buffer in {@code .bss}, the release.
+     */
+    private Optional<PythonVersion> versionText(String path, long loadBase) throws InspectionException {
+        Matcher name = VERSIONED_NAME.matcher(MappedSections.basename(path));
+        Optional<ElfSections.Section> bss = sections.sectionOf(path, ".bss");
+        if (!name.find() || bss.isEmpty()) {
+            return Optional.empty();
+        }
+        Pattern release = Pattern.compile(Pattern.quote(name.group(1) + "." + name.group(2) + ".") + "(\\d{1,3}) \\(");
+        long length = Math.min(bss.get().size(), MAX_SCAN);
+        byte[] chunk = new byte[SCAN_CHUNK];
+        for (long at = 0; at < length; at += SCAN_CHUNK - 64) {
+            int n = (int) Math.min(SCAN_CHUNK, length - at);
+            try {
+                memory.read(loadBase + bss.get().relativeAddress() + at, chunk, 0, n);
+            } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
+                continue;
+            } catch (MemoryAccessException e) {
+                throw Failures.from(e, image.pid());
+            }
+            Matcher m = release.matcher(new String(chunk, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1));
+            if (m.find()) {
+                return Optional.of(new PythonVersion(Integer.parseInt(name.group(1)), Integer.parseInt(name.group(2)),
+                        Integer.parseInt(m.group(1)), 0xF, 0));
+            }
+        }
+        return Optional.empty();
     }
 
     /** {@code Py_Version}: {@code PY_VERSION_HEX} as an exported constant (3.11+). */

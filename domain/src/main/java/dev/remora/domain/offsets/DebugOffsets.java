@@ -42,23 +42,27 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
      * @param baseFrame where the thread state points at the sentinel frame under all others (3.15+)
      * @param excInfo where the pointer to the exception-stack item in use sits: the thread's own
      *     {@code exc_state}, or that of the generator or coroutine running (3.15+)
+     * @param threadId where the {@code pthread_t} of the thread sits (the address of glibc's
+     *     {@code struct pthread})
+     * @param nativeThreadId where the kernel's thread id sits (3.11+; 3.10 keeps none)
+     * @param datastackChunk where the data stack's current chunk sits (3.11+; 3.10's frames are heap objects)
      * @param readLength how many leading bytes of the thread state cover every field used
      */
     public record Thread(long size, long prev, long next, long interp, long currentFrame, Optional<CFrame> cframe,
-                         OptionalLong baseFrame,
-                         long nativeThreadId, long datastackChunk,
+                         OptionalLong baseFrame, long threadId,
+                         OptionalLong nativeThreadId, OptionalLong datastackChunk,
                          OptionalLong holdsGil, OptionalLong gilRequested, OptionalLong currentException,
                          OptionalLong excStateValue, OptionalLong excInfo, OptionalLong lastProfiledFrame,
                          int readLength) {
 
         /** {@code datastack_top}: the data stack's first free slot (it follows the chunk in 3.11+). */
         public long datastackTop() {
-            return datastackChunk + 8;
+            return datastackChunk.getAsLong() + 8;
         }
 
         /** {@code datastack_limit}: the end of the current chunk (it follows the top in 3.11+). */
         public long datastackLimit() {
-            return datastackChunk + 16;
+            return datastackChunk.getAsLong() + 16;
         }
     }
 
@@ -73,16 +77,38 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
     public record CFrame(long pointer, long previous, long size) {}
 
     /**
+     * A frame: 3.11+'s {@code _PyInterpreterFrame}, or 3.10's heap {@code PyFrameObject} ({@code f_back},
+     * {@code f_code}, {@code f_lasti}).
+     *
+     * @param size how many leading bytes of a frame cover every field used
+     * @param instrPtr where the instruction pointer sits; in a 3.10 frame object, the {@code int f_lasti}
+     *     (the instruction's index in code units, -1 before the first)
+     * @param owner where the owner byte sits (3.11+)
      * @param localsPlus where {@code localsplus[]}, the locals and then the value stack, starts
      * @param stackPointer where {@code _PyStackRef *stackpointer} sits (3.14+)
      * @param isEntry where 3.11's {@code bool is_entry} sits: the frame was entered from C (later
      *     versions put a shim frame between instead)
+     * @param frameObject 3.10's frame object facts; present exactly for 3.10
      */
-    public record Frame(long size, long previous, long executable, long instrPtr, long owner, long localsPlus,
-                        OptionalLong stackPointer, OptionalLong isEntry) {}
+    public record Frame(long size, long previous, long executable, long instrPtr, OptionalLong owner, long localsPlus,
+                        OptionalLong stackPointer, OptionalLong isEntry, Optional<FrameObject> frameObject) {}
 
+    /**
+     * 3.10's {@code PyFrameObject}: a frame in a thread's chain is executing, and every one of its
+     * callers too (they wait in a call); any other {@code f_state} means the chain changed under the walk.
+     *
+     * @param state where the {@code signed char f_state} sits
+     * @param executing {@code FRAME_EXECUTING}
+     */
+    public record FrameObject(long state, int executing) {}
+
+    /**
+     * @param qualname where the qualified name sits (3.10, which has none: {@code co_name})
+     * @param codeAdaptive where the bytecode starts inside the code object (3.11+; 0 in 3.10)
+     * @param bytecode where 3.10 keeps the pointer to its bytecode, a separate bytes object
+     */
     public record Code(long size, long filename, long qualname, long linetable, long firstLineNo,
-                       long codeAdaptive) {}
+                       long codeAdaptive, OptionalLong bytecode) {}
 
     public record PyObject(long obType) {}
 

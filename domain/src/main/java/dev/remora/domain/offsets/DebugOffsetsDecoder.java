@@ -138,10 +138,11 @@ public final class DebugOffsetsDecoder {
         long interp = f.field("thread_state.interp", size, 8);
         // 3.11 and 3.12 reach the current frame through the eval loop's _PyCFrame.
         Optional<DebugOffsets.CFrame> cframe = cframe(f, size);
-        long currentFrame = cframe.isPresent()
-                ? f.field("cframe.current_frame", cframe.get().size(), 8)
+        long currentFrame = cframe.isPresent() ? f.field("cframe.current_frame", cframe.get().size(), 8)
+                : f.has("thread_state.frame") ? f.field("thread_state.frame", size, 8) // 3.10's PyFrameObject
                 : f.field("thread_state.current_frame", size, 8);
-        long nativeId = f.field("thread_state.native_thread_id", size, 8);
+        OptionalLong nativeId = f.optionalField("thread_state.native_thread_id", size, 8);
+        long threadId = f.field("thread_state.thread_id", size, 8);
         OptionalLong baseFrame = f.optionalField("thread_state.base_frame", size, 8);
         OptionalLong holdsGil = f.optionalField("thread_state.holds_gil", size, 4);
         OptionalLong gilRequested = f.optionalField("thread_state.gil_requested", size, 4);
@@ -151,10 +152,13 @@ public final class DebugOffsetsDecoder {
         OptionalLong marker = f.optionalField("thread_state.last_profiled_frame_seq", size, 8).isPresent()
                 ? f.optionalField("thread_state.last_profiled_frame", size, 8) : OptionalLong.empty();
         // The chunk is followed by datastack_top and datastack_limit: all three must lie inside.
-        long datastackChunk = f.field("thread_state.datastack_chunk", size - 16, 8);
-        if (f.optionalField("thread_state.datastack_top", size, 8).orElse(datastackChunk + 8) != datastackChunk + 8
-                || f.optionalField("thread_state.datastack_limit", size, 8).orElse(datastackChunk + 16) != datastackChunk + 16) {
-            throw new CorruptTarget("thread_state: datastack_top and datastack_limit do not follow datastack_chunk");
+        OptionalLong datastackChunk = f.optionalField("thread_state.datastack_chunk", size - 16, 8);
+        if (datastackChunk.isPresent()) {
+            long chunk = datastackChunk.getAsLong();
+            if (f.optionalField("thread_state.datastack_top", size, 8).orElse(chunk + 8) != chunk + 8
+                    || f.optionalField("thread_state.datastack_limit", size, 8).orElse(chunk + 16) != chunk + 16) {
+                throw new CorruptTarget("thread_state: datastack_top and datastack_limit do not follow datastack_chunk");
+            }
         }
         // exc_info follows current_exception in every thread state that has both (3.12+); only 3.15 exports
         // the exception fields, and a walk checks the pointer against the thread's own exc_state.
@@ -162,10 +166,10 @@ public final class DebugOffsetsDecoder {
         OptionalLong excInfo = exception.isPresent() && excValue.isPresent() && excValue.getAsLong() == excState.getAsLong()
                 ? OptionalLong.of(f.field("thread_state.current_exception", size - 8, 8) + 8) : OptionalLong.empty();
         int readLength = coveringLength(size, prev, next, interp,
-                cframe.map(DebugOffsets.CFrame::pointer).orElse(currentFrame), baseFrame.orElse(0), nativeId,
+                cframe.map(DebugOffsets.CFrame::pointer).orElse(currentFrame), baseFrame.orElse(0), nativeId.orElse(0), threadId,
                 holdsGil.orElse(0), gilRequested.orElse(0), exception.orElse(0), excValue.orElse(0), excInfo.orElse(0),
-                marker.orElse(0), datastackChunk + 16);
-        return new DebugOffsets.Thread(size, prev, next, interp, currentFrame, cframe, baseFrame, nativeId,
+                marker.orElse(0), datastackChunk.orElse(-16) + 16);
+        return new DebugOffsets.Thread(size, prev, next, interp, currentFrame, cframe, baseFrame, threadId, nativeId,
                 datastackChunk, holdsGil, gilRequested, exception, excValue, excInfo, marker, readLength);
     }
 
@@ -179,25 +183,45 @@ public final class DebugOffsetsDecoder {
     }
 
     private static DebugOffsets.Frame frame(StructFields f) throws CorruptTarget {
+        if (f.has("frame_object.back")) {
+            return frameObject(f);
+        }
         long size = f.size("interpreter_frame", 4096);
         return new DebugOffsets.Frame(size,
                 f.field("interpreter_frame.previous", size, 8),
                 f.field("interpreter_frame.executable", size, 8),
                 f.field("interpreter_frame.instr_ptr", size, 8),
-                f.field("interpreter_frame.owner", size, 1),
+                OptionalLong.of(f.field("interpreter_frame.owner", size, 1)),
                 f.bounded("interpreter_frame.localsplus", 0, size),
                 f.optionalField("interpreter_frame.stackpointer", size, 8),
-                f.optionalField("interpreter_frame.is_entry", size, 1));
+                f.optionalField("interpreter_frame.is_entry", size, 1),
+                Optional.empty());
+    }
+
+    /** 3.10: a heap {@code PyFrameObject}; only its head is read, up to {@code f_state}. */
+    private static DebugOffsets.Frame frameObject(StructFields f) throws CorruptTarget {
+        long size = f.size("frame_object", 4096);
+        long back = f.field("frame_object.back", size, 8);
+        long code = f.field("frame_object.code", size, 8);
+        long lasti = f.field("frame_object.lasti", size, 4);
+        long state = f.field("frame_object.state", size, 1);
+        long head = (Math.max(Math.max(back, code) + 8, Math.max(lasti + 4, state + 1)) + 7) & ~7L;
+        return new DebugOffsets.Frame(head, back, code, lasti, OptionalLong.empty(), size, OptionalLong.empty(),
+                OptionalLong.empty(), Optional.of(new DebugOffsets.FrameObject(state,
+                        (int) f.bounded("frame_state.executing", -128, 127))));
     }
 
     private static DebugOffsets.Code code(StructFields f) throws CorruptTarget {
         long size = f.size("code_object", 64 * 1024);
+        // 3.10 has no qualified name (its frames show co_name) and keeps its bytecode in a separate bytes
+        // object: its frames give an instruction index, not a pointer into the code object.
         return new DebugOffsets.Code(size,
                 f.field("code_object.filename", size, 8),
-                f.field("code_object.qualname", size, 8),
+                f.has("code_object.qualname") ? f.field("code_object.qualname", size, 8) : f.field("code_object.name", size, 8),
                 f.field("code_object.linetable", size, 8),
                 f.field("code_object.firstlineno", size, 4),
-                f.bounded("code_object.co_code_adaptive", 1, size));
+                f.has("code_object.co_code_adaptive") ? f.bounded("code_object.co_code_adaptive", 1, size) : 0,
+                f.optionalField("code_object.code", size, 8));
     }
 
     private static DebugOffsets.TypeObject type(StructFields f) throws CorruptTarget {

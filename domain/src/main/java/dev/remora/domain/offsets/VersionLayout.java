@@ -1,5 +1,6 @@
 package dev.remora.domain.offsets;
 
+import dev.remora.domain.offsets.versions.CPython3_10;
 import dev.remora.domain.offsets.versions.CPython3_11;
 import dev.remora.domain.offsets.versions.CPython3_12;
 import dev.remora.domain.offsets.versions.CPython3_13;
@@ -30,7 +31,9 @@ import java.util.stream.Collectors;
  *     {@code stackpointer[-depth]}: 3.14 peeks at [-1] ({@code _PyFrame_StackPeek(f)}), 3.15 at [-2]
  *     (its {@code _PyFrame_StackPeek} takes a depth), as CPython's own remote unwinder of each
  *     version reads it; absent where the target does not export the frame's stack pointer
- * @param dictKeys the layout of a dict's keys object, for reading {@code sys.modules}
+ * @param lineTable what a code object's {@code co_linetable} holds
+ * @param dictKeys the layout of a dict's keys object, for reading {@code sys.modules} (absent where
+ *     asyncio graphs are not read and the headers do not install it: 3.10)
  * @param unstartedThreads how a thread state whose thread has not started yet looks
  * @param opcodeNames instruction names by opcode (the low byte of a code unit), specialised forms
  *     named after the instruction they stand for (generated, see {@code scripts/version-tables})
@@ -38,7 +41,7 @@ import java.util.stream.Collectors;
 public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> exported, Optional<HeaderTable> headers,
                             FrameOwners owners, long stackRefTagBits, int compactUnicodeExtra,
                             Optional<GeneratorStates> generatorStates, OptionalInt awaitedStackDepth,
-                            DictKeysLayout dictKeys, UnstartedThreads unstartedThreads, List<String> opcodeNames) {
+                            LineTableFormat lineTable, Optional<DictKeysLayout> dictKeys, UnstartedThreads unstartedThreads, List<String> opcodeNames) {
 
     /** 3.13 and 3.14: CREATED=-3, SUSPENDED=-2, SUSPENDED_YIELD_FROM=-1, EXECUTING=0, COMPLETED=1, CLEARED=4. */
     private static final GeneratorStates STATES_3_13 =
@@ -49,13 +52,22 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
     /** The head of {@code PyDictKeysObject}, the same in 3.13, 3.14 and 3.15 GIL builds. */
     private static final DictKeysLayout DICT_KEYS_3_13 = new DictKeysLayout(9, 10, 24, 32, 0);
 
-    private static final List<VersionLayout> SUPPORTED = List.of(v3_11(), v3_12(), v3_13(), v3_14(), v3_15());
+    private static final List<VersionLayout> SUPPORTED = List.of(v3_10(), v3_11(), v3_12(), v3_13(), v3_14(), v3_15());
+
+    private static VersionLayout v3_10() {
+        HeaderTable t = HeaderTable.parse("3.10", CPython3_10.LAYOUT_FROM, CPython3_10.LAYOUT);
+        // Heap frame objects: no owner byte, every frame of a chain is the thread's own.
+        FrameOwners owners = new FrameOwners(0, 0, new int[] {}, new int[] {0}, 0);
+        return new VersionLayout(3, 10, Optional.empty(), Optional.of(t), owners, 0, 24, Optional.empty(),
+                OptionalInt.empty(), LineTableFormat.LINES, Optional.empty(), UnstartedThreads.CREATOR_IDS,
+                OpcodeNames.parse(CPython3_10.OPCODES));
+    }
 
     private static VersionLayout v3_11() {
         HeaderTable t = HeaderTable.parse("3.11", CPython3_11.LAYOUT_FROM, CPython3_11.LAYOUT);
         FrameOwners owners = new FrameOwners(0, 1, new int[] {}, new int[] {0}, (int) t.require("frame_owner.frame_object"));
         return new VersionLayout(3, 11, Optional.empty(), Optional.of(t), owners, 0, 24, Optional.empty(),
-                OptionalInt.empty(), DictKeysLayout.from(t), UnstartedThreads.CREATOR_IDS,
+                OptionalInt.empty(), LineTableFormat.LOCATIONS, Optional.of(DictKeysLayout.from(t)), UnstartedThreads.CREATOR_IDS,
                 OpcodeNames.parse(CPython3_11.OPCODES));
     }
 
@@ -64,28 +76,28 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
         int cstack = (int) t.require("frame_owner.cstack");
         FrameOwners owners = new FrameOwners(0, 1, new int[] {cstack}, new int[] {cstack}, cstack);
         return new VersionLayout(3, 12, Optional.empty(), Optional.of(t), owners, 0, 16, Optional.empty(),
-                OptionalInt.empty(), DictKeysLayout.from(t), UnstartedThreads.ZERO_NATIVE_ID,
+                OptionalInt.empty(), LineTableFormat.LOCATIONS, Optional.of(DictKeysLayout.from(t)), UnstartedThreads.ZERO_NATIVE_ID,
                 OpcodeNames.parse(CPython3_12.OPCODES));
     }
 
     private static VersionLayout v3_13() {
         FrameOwners owners = new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3);
         return new VersionLayout(3, 13, Optional.of(DebugOffsetsLayout.V3_13), Optional.empty(), owners, 0, 16,
-                Optional.of(STATES_3_13), OptionalInt.empty(), DICT_KEYS_3_13,
+                Optional.of(STATES_3_13), OptionalInt.empty(), LineTableFormat.LOCATIONS, Optional.of(DICT_KEYS_3_13),
                 UnstartedThreads.ZERO_NATIVE_ID, OpcodeNames.parse(CPython3_13.OPCODES));
     }
 
     private static VersionLayout v3_14() {
         FrameOwners owners = new FrameOwners(0, 1, new int[] {3, 4}, new int[] {3, 4}, 4);
         return new VersionLayout(3, 14, Optional.of(DebugOffsetsLayout.V3_14), Optional.empty(), owners, 3, 16,
-                Optional.of(STATES_3_13), OptionalInt.of(1), DICT_KEYS_3_13,
+                Optional.of(STATES_3_13), OptionalInt.of(1), LineTableFormat.LOCATIONS, Optional.of(DICT_KEYS_3_13),
                 UnstartedThreads.ZERO_NATIVE_ID, OpcodeNames.parse(CPython3_14.OPCODES));
     }
 
     private static VersionLayout v3_15() {
         FrameOwners owners = new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3);
         return new VersionLayout(3, 15, Optional.of(DebugOffsetsLayout.V3_15), Optional.empty(), owners, 3, 16,
-                Optional.of(STATES_3_15), OptionalInt.of(2), DICT_KEYS_3_13,
+                Optional.of(STATES_3_15), OptionalInt.of(2), LineTableFormat.LOCATIONS, Optional.of(DICT_KEYS_3_13),
                 UnstartedThreads.ZERO_NATIVE_ID, OpcodeNames.parse(CPython3_15.OPCODES));
     }
 

@@ -1,8 +1,8 @@
 package dev.remora.domain.walk;
 
-import dev.remora.domain.linetable.LineTable;
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.offsets.LineTableFormat;
 
 
 /**
@@ -20,10 +20,12 @@ final class CodeObject {
     private final long codeStart;
     private final long qualnamePointer;
     private final long lineTablePointer;
+    private final LineTableFormat format;
     private final FramesByInstruction frames = new FramesByInstruction();
 
-    CodeObject(String qualname, String filename, byte[] lineTable, int firstLineNo, long codeStart,
+    CodeObject(String qualname, String filename, byte[] lineTable, LineTableFormat format, int firstLineNo, long codeStart,
                long qualnamePointer, long lineTablePointer) {
+        this.format = format;
         this.qualnamePointer = qualnamePointer;
         this.lineTablePointer = lineTablePointer;
         this.qualname = qualname;
@@ -41,15 +43,22 @@ final class CodeObject {
         return lineTablePointer;
     }
 
+    /**
+     * The frame at the instruction {@code instrPtr} points at. One code unit before the first is a
+     * frame that has not started (3.10 reports it on {@code co_firstlineno}, later versions on no line).
+     */
     FrameInfo frameAt(long instrPtr) {
         long units = (instrPtr - codeStart) >> 1;
-        if (instrPtr < codeStart || units > Integer.MAX_VALUE) {
+        if (instrPtr < codeStart - 2 || units > Integer.MAX_VALUE) {
             return new FrameInfo(qualname, filename, SourceLocation.NONE);
         }
         int index = (int) units;
+        if (index < 0) {
+            return new FrameInfo(qualname, filename, format.locate(lineTable, lineTable.length, firstLineNo, index));
+        }
         FrameInfo known = frames.get(index);
         if (known == null) {
-            known = new FrameInfo(qualname, filename, LineTable.locate(lineTable, lineTable.length, firstLineNo, index));
+            known = new FrameInfo(qualname, filename, format.locate(lineTable, lineTable.length, firstLineNo, index));
             frames.put(index, known);
         }
         return known;

@@ -108,7 +108,8 @@ final class CodeObjects {
         String filename = objects.readString(Bytes.getLong(codeBuffer, code.filename()));
         byte[] lineTable = objects.readBytes(lineTablePointer);
         int firstLineNo = Bytes.getInt(codeBuffer, code.firstLineNo());
-        return new CodeObject(qualname, filename, lineTable, firstLineNo, address + code.codeAdaptive(),
+        return new CodeObject(qualname, filename, lineTable, offsets.layout().lineTable(), firstLineNo,
+                address + code.codeAdaptive(),
                 qualnamePointer, lineTablePointer);
     }
 

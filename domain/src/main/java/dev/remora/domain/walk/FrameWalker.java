@@ -51,6 +51,11 @@ final class FrameWalker {
     private final long currentFrameOffset;
     /** Where 3.11's frames keep {@code is_entry}, or -1: such a frame was called from C. */
     private final int isEntryOffset;
+    /** 3.10's frames are heap frame objects: no owner, an executing state, an instruction index. */
+    private final boolean frameObjects;
+    private final int ownerOffset;
+    private final int stateOffset;
+    private final int executingState;
     private final long markerOffset;
     /** Where the current walk found its first frame named, for the read-back. */
     private long currentFrameField;
@@ -65,6 +70,10 @@ final class FrameWalker {
     private final ChainCheck check;
     private final WalkedFrames walked = new WalkedFrames();
     private final byte[] codeUnit = new byte[2];
+    private final byte[] codeUnit8 = new byte[8];
+    /** 3.10: where a code object points at its bytecode, and where a bytes object's data starts. */
+    private final long bytecodeOffset;
+    private final long bytesDataOffset;
     private final boolean[] entryOwner = new boolean[256];
     private final boolean[] bottomOwner = new boolean[256];
     private boolean markers;
@@ -83,6 +92,12 @@ final class FrameWalker {
         this.offsets = offsets.frame();
         this.currentFrameOffset = offsets.thread().currentFrame();
         this.isEntryOffset = (int) offsets.frame().isEntry().orElse(-1);
+        this.frameObjects = offsets.frame().frameObject().isPresent();
+        this.bytecodeOffset = offsets.code().bytecode().orElse(-1);
+        this.bytesDataOffset = offsets.bytes().obSval();
+        this.ownerOffset = (int) offsets.frame().owner().orElse(-1);
+        this.stateOffset = offsets.frame().frameObject().map(o -> (int) o.state()).orElse(-1);
+        this.executingState = offsets.frame().frameObject().map(DebugOffsets.FrameObject::executing).orElse(0);
         this.markerOffset = offsets.thread().lastProfiledFrame().orElse(-1);
         this.baseFrameOffset = offsets.thread().baseFrame().orElse(-1);
         this.layout = offsets.layout();
@@ -220,9 +235,24 @@ final class FrameWalker {
                 readFrame(address);
                 long rawExecutable = Bytes.getLong(frame, offsets.executable());
                 long previous = Bytes.getLong(frame, offsets.previous());
-                long instrPtr = Bytes.getLong(frame, offsets.instrPtr());
+                long instrPtr;
+                int owner;
+                if (frameObjects) {
+                    // 3.10: every caller in a running chain executes (it waits in its call); one that does not
+                    // was suspended or finished while the chain was read.
+                    // The innermost frame may be starting, returning or yielding: the thread state names it all the same.
+                    if (address != first && frame[stateOffset] != executingState) {
+                        return reader.memory().changes() ? CHANGED
+                                : malformed("frame at 0x%x is not executing (state %d)".formatted(address, frame[stateOffset]));
+                    }
+                    // Its instruction is an index: stand it in as the address later versions keep.
+                    instrPtr = Bytes.getLong(frame, offsets.executable()) + 2L * Bytes.getInt(frame, (int) offsets.instrPtr());
+                    owner = layout.owners().thread();
+                } else {
+                    instrPtr = Bytes.getLong(frame, offsets.instrPtr());
+                    owner = frame[ownerOffset] & 0xFF;
+                }
                 walked.add(address, previous, rawExecutable, instrPtr);
-                int owner = frame[(int) offsets.owner()] & 0xFF;
                 if (owner > layout.owners().max()) {
                     return malformed("frame at 0x%x has an invalid owner %d".formatted(address, owner));
                 }
@@ -248,9 +278,13 @@ final class FrameWalker {
                     }
                     if (options.opcodes() && emitted == 0) {
                         // Straight from the target: the address moves every sample and must not join the replayed ranges.
-                        reader.readApart(instrPtr, codeUnit, 0, 2);
-                        readsBefore++; // one small read every walk makes, not a cold code object's
-                        opcode = layout.opcodeName(Bytes.getUnsignedShort(codeUnit, 0));
+                        long unit = frameObjects ? bytecodeUnit(executable, instrPtr) : instrPtr;
+                        readsBefore += frameObjects ? 1 : 0; // 3.10 reads where its bytecode is first
+                        if (unit != 0) {
+                            reader.readApart(unit, codeUnit, 0, 2);
+                            readsBefore++; // one small read every walk makes, not a cold code object's
+                            opcode = layout.opcodeName(Bytes.getUnsignedShort(codeUnit, 0));
+                        }
                     }
                     walked.shown(resolve(codes, cache, address, executable, instrPtr));
                     emitted++;
@@ -317,6 +351,19 @@ final class FrameWalker {
         } finally {
             cache.finishWalk();
         }
+    }
+
+    /**
+     * 3.10: where the instruction of a frame object lies, in its code's separate bytecode object; 0
+     * before the first instruction. {@code instrPtr} stands for the index (see the walk).
+     */
+    private long bytecodeUnit(long code, long instrPtr) throws MemoryAccessException {
+        long index = (instrPtr - code) / 2;
+        if (index < 0 || bytecodeOffset < 0) {
+            return 0;
+        }
+        reader.readApart(code + bytecodeOffset, codeUnit8, 0, 8);
+        return Bytes.getLong(codeUnit8, 0) + bytesDataOffset + 2 * index;
     }
 
     private void readFrame(long address) throws MemoryAccessException {

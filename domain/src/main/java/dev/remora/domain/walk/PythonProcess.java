@@ -47,6 +47,7 @@ public final class PythonProcess {
     private final SnapshotReader reader;
     private final ObjectReader objects;
     private final ThreadStatusReader statusReader;
+    private final NativeThreadIds nativeIds;
     private final FrameWalker walker;
     private final CodeObjectsByInterpreter codes;
     private final FrameCaches frameCaches = new FrameCaches();
@@ -76,6 +77,7 @@ public final class PythonProcess {
         this.interpreterList = new InterpreterListHead(runtime.address() + offsets.runtime().interpretersHead());
         this.objects = new ObjectReader(reader, offsets);
         this.statusReader = new ThreadStatusReader(offsets, image, reader);
+        this.nativeIds = new NativeThreadIds(offsets.thread(), image.pid());
         this.walker = new FrameWalker(reader, offsets);
         this.codes = new CodeObjectsByInterpreter(reader, objects, offsets);
         this.interpreterStart = firstInterpreterField(offsets.interpreter());
@@ -229,6 +231,11 @@ public final class PythonProcess {
         // 3.14+ names the main thread; before that it is the oldest thread state, the last in the list.
         long main = io.threadsMain().isPresent() ? interpreterLong(io.threadsMain().getAsLong())
                 : threadCount == 0 ? 0 : threads[threadCount - 1];
+        for (int i = 0; i < threadCount; i++) {
+            if (threads[i] == main) {
+                nativeIds.learnFrom(states[i], reader);
+            }
+        }
         visitor.beginInterpreter(id);
         for (int i = 0; i < threadCount; i++) {
             long t = threads[i];
@@ -270,16 +277,20 @@ public final class PythonProcess {
      */
     private boolean notStarted(int i) {
         DebugOffsets.Thread to = offsets.thread();
-        long nativeId = Bytes.getLong(states[i], to.nativeThreadId());
+        long nativeId = nativeIds.of(states[i], reader);
         if (nativeId == 0) {
             return true;
         }
-        if (offsets.layout().unstartedThreads() != UnstartedThreads.CREATOR_IDS
-                || Bytes.getLong(states[i], to.datastackChunk()) != 0) {
+        // Nothing run yet: no data stack (3.11), no frame (3.10, whose frames are heap objects).
+        boolean ranNothing = to.datastackChunk().isPresent()
+                ? Bytes.getLong(states[i], to.datastackChunk().getAsLong()) == 0
+                : Bytes.getLong(states[i], to.currentFrame()) == 0;
+        if (offsets.layout().unstartedThreads() != UnstartedThreads.CREATOR_IDS || !ranNothing) {
             return false;
         }
+        long threadId = Bytes.getLong(states[i], to.threadId());
         for (int older = i + 1; older < threadCount; older++) {
-            if (Bytes.getLong(states[older], to.nativeThreadId()) == nativeId) {
+            if (Bytes.getLong(states[older], to.threadId()) == threadId) {
                 return true;
             }
         }
@@ -377,8 +388,8 @@ public final class PythonProcess {
 
     private void thread(long interpreterId, long address, boolean main, long gilHolder, long gcFrame, CodeObjects codes,
                         SnapshotOptions options, StackVisitor visitor) throws MemoryAccessException {
-        long nativeId = Bytes.getLong(tstate, offsets.thread().nativeThreadId());
-        int status = statusReader.read(address, tstate, gilHolder, main, options.cpuState());
+        long nativeId = nativeIds.of(tstate, reader);
+        int status = statusReader.read(address, tstate, nativeId, gilHolder, main, options.cpuState());
         // Claimed before the filter: a thread a mode skips this time keeps its cache for the next.
         FrameCache cache = frameCaches.forThread(address);
         if (!visitor.beginThread(interpreterId, nativeId, status)) {

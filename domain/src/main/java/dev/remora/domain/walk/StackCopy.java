@@ -86,11 +86,13 @@ final class StackCopy implements SnapshotReader.Rider {
         for (int i = 0; i < extras.count; i++) {
             put(extras.start[i], extras.length[i]);
         }
-        long chunkStart = Bytes.getLong(state, from + (int) thread.datastackChunk());
-        long top = Bytes.getLong(state, from + (int) thread.datastackTop());
-        long limit = Bytes.getLong(state, from + (int) thread.datastackLimit());
         chunk = 0;
         chunkEnd = 0;
+        // 3.10 has no data stack: its frames are heap objects, all of them extras.
+        boolean dataStack = thread.datastackChunk().isPresent();
+        long chunkStart = dataStack ? Bytes.getLong(state, from + (int) thread.datastackChunk().getAsLong()) : 0;
+        long top = dataStack ? Bytes.getLong(state, from + (int) thread.datastackTop()) : 0;
+        long limit = dataStack ? Bytes.getLong(state, from + (int) thread.datastackLimit()) : 0;
         if (chunkStart != 0 && top > chunkStart && limit >= top && limit - chunkStart <= MAX_CHUNK_BYTES) {
             chunk = chunkStart;
             chunkEnd = Math.min(limit, top + SLACK);
@@ -242,7 +244,7 @@ final class StackCopy implements SnapshotReader.Rider {
      * are freed.)
      */
     private boolean belowTop(long current) {
-        long chunkStart = Bytes.getLong(lastState, (int) thread.datastackChunk());
+        long chunkStart = Bytes.getLong(lastState, (int) thread.datastackChunk().getAsLong());
         long top = Bytes.getLong(lastState, (int) thread.datastackTop());
         long limit = Bytes.getLong(lastState, (int) thread.datastackLimit());
         return current < chunkStart || current >= limit || current <= top;

@@ -29,9 +29,10 @@ final class ThreadStatusReader {
     /**
      * @return the status as {@link ThreadStatus} bits
      * @param tstate the thread state's bytes
+     * @param nativeId the thread's kernel id
      * @param gilHolder the interpreter's last GIL holder when the GIL is locked, else 0
      */
-    int read(long tstateAddress, byte[] tstate, long gilHolder, boolean main, boolean cpuState) {
+    int read(long tstateAddress, byte[] tstate, long nativeId, long gilHolder, boolean main, boolean cpuState) {
         int status = 0;
         // 3.15 exports holds_gil; before it, the holder of a locked GIL is the one.
         boolean hasGil = thread.holdsGil().isPresent()
@@ -42,7 +43,6 @@ final class ThreadStatusReader {
         } else if (thread.gilRequested().isPresent() && Bytes.getInt(tstate, thread.gilRequested().getAsLong()) != 0) {
             status |= ThreadStatus.GIL_REQUESTED.bit();
         }
-        long nativeId = Bytes.getLong(tstate, thread.nativeThreadId());
         CpuState cpu = cpuState ? image.cpuState(nativeId) : CpuState.UNKNOWN;
         if (cpu == CpuState.RUNNING) {
             status |= ThreadStatus.ON_CPU.bit();

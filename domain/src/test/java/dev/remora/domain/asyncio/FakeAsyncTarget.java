@@ -46,7 +46,7 @@ final class FakeAsyncTarget {
         thread = memory.alloc(asyncio.thread().size());
         memory.putLong(runtime + offsets.runtime().interpretersHead(), interpreter);
         memory.putLong(interpreter + offsets.interpreter().threadsHead(), thread);
-        memory.putLong(thread + offsets.thread().nativeThreadId(), THREAD_ID);
+        memory.putLong(thread + offsets.thread().nativeThreadId().getAsLong(), THREAD_ID);
         emptyList(interpreterTasks());
         emptyList(threadTasks());
         coroutineType = type("coroutine", 0);
@@ -142,7 +142,7 @@ final class FakeAsyncTarget {
         long frame = coro + g.iframe();
         memory.putLong(coro + offsets.object().obType(), coroutineType);
         memory.putByte(coro + g.frameState(), state);
-        memory.putByte(frame + f.owner(), offsets.layout().owners().generator());
+        memory.putByte(frame + f.owner().getAsLong(), offsets.layout().owners().generator());
         memory.putLong(frame + f.executable(), code);
         memory.putLong(frame + f.instrPtr(), code + 8);
         if (awaited != 0) {

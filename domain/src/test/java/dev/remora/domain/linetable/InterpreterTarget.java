@@ -1,10 +1,17 @@
 package dev.remora.domain.linetable;
 
+import dev.remora.domain.offsets.LineTableFormat;
+
 import java.util.ArrayList;
 import java.util.List;
 
 /** One CPython interpreter to test against: run as {@code chroot root executable}, or directly when root is "/". */
 record InterpreterTarget(String name, String root, String executable) {
+
+    /** What the target's line tables hold: 3.10's line ranges, or the location table of later versions. */
+    LineTableFormat lineTableFormat() {
+        return executable.endsWith("python3.10") ? LineTableFormat.LINES : LineTableFormat.LOCATIONS;
+    }
 
     List<String> command(List<String> arguments) {
         List<String> command = new ArrayList<>();

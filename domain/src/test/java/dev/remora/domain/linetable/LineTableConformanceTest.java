@@ -1,5 +1,6 @@
 package dev.remora.domain.linetable;
 
+import dev.remora.domain.offsets.LineTableFormat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -39,8 +40,9 @@ class LineTableConformanceTest {
         List<Path> dumps = PositionsOracle.dump(target, work, shards);
         long dumped = System.nanoTime();
 
-        List<ShardOutcome> outcomes = dumps.parallelStream().map(LineTableConformanceTest::checkShard).toList();
-        PositionsCheck check = new PositionsCheck();
+        LineTableFormat format = target.lineTableFormat();
+        List<ShardOutcome> outcomes = dumps.parallelStream().map(dump -> checkShard(dump, format)).toList();
+        PositionsCheck check = new PositionsCheck(format);
         outcomes.forEach(outcome -> check.add(outcome.check()));
         long checked = System.nanoTime();
         for (Path dump : dumps) {
@@ -63,8 +65,8 @@ class LineTableConformanceTest {
         assertThat(check.instructions()).as("%s: instructions checked", target.name()).isGreaterThan(MIN_INSTRUCTIONS);
     }
 
-    private static ShardOutcome checkShard(Path dump) {
-        PositionsCheck check = new PositionsCheck();
+    private static ShardOutcome checkShard(Path dump, LineTableFormat format) {
+        PositionsCheck check = new PositionsCheck(format);
         try {
             DumpTotals totals = PositionDumpReader.read(dump, check::check);
             return new ShardOutcome(totals, check);

@@ -29,7 +29,7 @@ class DebugOffsetsDecoderTest {
         assertThat(offsets.thread().size()).isEqualTo(threadSize);
         assertThat(offsets.thread().currentFrame()).isEqualTo(0x48);
         assertThat(offsets.frame().size()).isEqualTo(frameSize);
-        assertThat(offsets.frame().owner()).isEqualTo(owner);
+        assertThat(offsets.frame().owner()).hasValue(owner);
         assertThat(offsets.runtime().interpretersHead()).isEqualTo(interpretersHead);
         assertThat(offsets.thread().holdsGil().isPresent()).isEqualTo(holdsGil);
         assertThat(offsets.code().qualname()).isEqualTo(128);
@@ -50,7 +50,7 @@ class DebugOffsetsDecoderTest {
         putLong(raw, 8, 0x030904F0L);
         assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
                 .isInstanceOf(InspectionException.UnsupportedVersion.class)
-                .hasMessageContaining("3.9.4").hasMessageContaining("3.11, 3.12, 3.13, 3.14, 3.15");
+                .hasMessageContaining("3.9.4").hasMessageContaining("3.10, 3.11, 3.12, 3.13, 3.14, 3.15");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.remora.domain.offsets;
 import dev.remora.domain.InspectionException;
 import org.junit.jupiter.api.Test;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,10 +29,10 @@ class HeaderTablesTest {
         assertThat(o.interpreter().threadsHead()).isEqualTo(0x10);
         assertThat(o.thread().cframe()).contains(new DebugOffsets.CFrame(0x38, 0x10, 24));
         assertThat(o.thread().currentFrame()).isEqualTo(8);
-        assertThat(o.thread().nativeThreadId()).isEqualTo(0xa0);
-        assertThat(o.thread().datastackChunk()).isEqualTo(0x128);
-        assertThat(o.frame()).isEqualTo(new DebugOffsets.Frame(80, 0x30, 0x20, 0x38, 0x45, 0x48,
-                OptionalLong.empty(), OptionalLong.of(0x44)));
+        assertThat(o.thread().nativeThreadId()).hasValue(0xa0);
+        assertThat(o.thread().datastackChunk()).hasValue(0x128);
+        assertThat(o.frame()).isEqualTo(new DebugOffsets.Frame(80, 0x30, 0x20, 0x38, OptionalLong.of(0x45), 0x48,
+                OptionalLong.empty(), OptionalLong.of(0x44), Optional.empty()));
         assertThat(o.code().codeAdaptive()).isEqualTo(0xb8);
         assertThat(o.unicode().asciiDataOffset()).isEqualTo(48);
         assertThat(o.unicode().compactDataOffset()).isEqualTo(72);
@@ -49,10 +50,10 @@ class HeaderTablesTest {
         assertThat(o.interpreter().threadsHead()).isEqualTo(0x48);
         assertThat(o.thread().cframe()).contains(new DebugOffsets.CFrame(0x38, 0x8, 16));
         assertThat(o.thread().currentFrame()).isZero();
-        assertThat(o.thread().nativeThreadId()).isEqualTo(0x90);
-        assertThat(o.thread().datastackChunk()).isEqualTo(0xe8);
-        assertThat(o.frame()).isEqualTo(new DebugOffsets.Frame(80, 0x8, 0, 0x38, 0x46, 0x48,
-                OptionalLong.empty(), OptionalLong.empty()));
+        assertThat(o.thread().nativeThreadId()).hasValue(0x90);
+        assertThat(o.thread().datastackChunk()).hasValue(0xe8);
+        assertThat(o.frame()).isEqualTo(new DebugOffsets.Frame(80, 0x8, 0, 0x38, OptionalLong.of(0x46), 0x48,
+                OptionalLong.empty(), OptionalLong.empty(), Optional.empty()));
         assertThat(o.code().codeAdaptive()).isEqualTo(0xc0);
         assertThat(o.unicode().asciiDataOffset()).isEqualTo(40);
         assertThat(o.unicode().compactDataOffset()).isEqualTo(56);
@@ -74,9 +75,29 @@ class HeaderTablesTest {
 
     @Test
     void namesTheSupportedVersions() {
-        assertThat(VersionLayout.supportedVersions()).isEqualTo("3.11, 3.12, 3.13, 3.14, 3.15");
-        assertThatThrownBy(() -> offsets(10, 13)).isInstanceOf(InspectionException.UnsupportedVersion.class)
-                .hasMessageContaining("3.10.13").hasMessageContaining("3.11, 3.12");
+        assertThat(VersionLayout.supportedVersions()).isEqualTo("3.10, 3.11, 3.12, 3.13, 3.14, 3.15");
+        assertThatThrownBy(() -> offsets(9, 18)).isInstanceOf(InspectionException.UnsupportedVersion.class)
+                .hasMessageContaining("3.9.18").hasMessageContaining("3.10, 3.11");
+    }
+
+    @Test
+    void decodes310() throws Exception {
+        DebugOffsets o = offsets(10, 13);
+        assertThat(o.interpreter().threadsHead()).isEqualTo(0x8);
+        assertThat(o.runtime().gilHolder()).hasValue(0x168);
+        assertThat(o.thread().currentFrame()).as("tstate->frame").isEqualTo(0x18);
+        assertThat(o.thread().cframe()).isEmpty();
+        assertThat(o.thread().threadId()).isEqualTo(0xb0);
+        assertThat(o.thread().nativeThreadId()).isEmpty();
+        assertThat(o.thread().datastackChunk()).isEmpty();
+        assertThat(o.frame().previous()).as("f_back").isEqualTo(0x18);
+        assertThat(o.frame().executable()).as("f_code").isEqualTo(0x20);
+        assertThat(o.frame().instrPtr()).as("f_lasti").isEqualTo(0x60);
+        assertThat(o.frame().size()).as("read up to f_state").isEqualTo(0x70);
+        assertThat(o.frame().frameObject()).contains(new DebugOffsets.FrameObject(0x6c, 0));
+        assertThat(o.code().qualname()).as("co_name: 3.10 has no qualified name").isEqualTo(0x70);
+        assertThat(o.code().codeAdaptive()).isZero();
+        assertThat(o.layout().lineTable()).isEqualTo(LineTableFormat.LINES);
     }
 
     @Test

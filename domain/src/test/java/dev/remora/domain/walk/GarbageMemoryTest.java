@@ -26,7 +26,7 @@ class GarbageMemoryTest {
     private static final long RUNTIME = 0x7f00_0000_0000L;
 
     @ParameterizedTest
-    @ValueSource(strings = {"3.11", "3.12", "3.13", "3.14", "3.15"})
+    @ValueSource(strings = {"3.10", "3.11", "3.12", "3.13", "3.14", "3.15"})
     @Timeout(120)
     void noiseEndsInAnErrorOrAnIncompleteStack(String minor) throws Exception {
         DebugOffsets offsets = offsets(minor);
@@ -44,7 +44,7 @@ class GarbageMemoryTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"3.11", "3.12", "3.13", "3.14", "3.15"})
+    @ValueSource(strings = {"3.10", "3.11", "3.12", "3.13", "3.14", "3.15"})
     @Timeout(60)
     void listsThatPointBackIntoThemselvesAreCaught(String minor) throws Exception {
         DebugOffsets offsets = offsets(minor);

@@ -28,11 +28,11 @@ class StackCopyTest {
     private static final long HEAP_FRAME = 0x50_0000;
     private static final int FRAME_SIZE = 80;
     /** executable at 0, previous at 8, instr_ptr at 56 */
-    private static final DebugOffsets.Frame FRAME = new DebugOffsets.Frame(FRAME_SIZE, 8, 0, 56, 70, 80,
-            OptionalLong.empty(), OptionalLong.empty());
+    private static final DebugOffsets.Frame FRAME = new DebugOffsets.Frame(FRAME_SIZE, 8, 0, 56, OptionalLong.of(70), 80,
+            OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
     /** prev 0, next 8, current frame 16, native id 24, data stack chunk, top and limit 32-55, interp 56. */
-    private static final DebugOffsets.Thread THREAD = new DebugOffsets.Thread(256, 0, 8, 56, 16, Optional.empty(), OptionalLong.empty(), 24,
-            32, OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
+    private static final DebugOffsets.Thread THREAD = new DebugOffsets.Thread(256, 0, 8, 56, 16, Optional.empty(), OptionalLong.empty(), 64,
+            OptionalLong.of(24), OptionalLong.of(32), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
             OptionalLong.empty(), OptionalLong.empty(), 64);
 
     /** Memory of 8-byte words; a hook runs after each range of a batched read. */
@@ -84,7 +84,7 @@ class StackCopyTest {
     private static ChangingTarget target(long current) {
         ChangingTarget target = new ChangingTarget();
         target.put(TSTATE + THREAD.currentFrame(), current);
-        target.put(TSTATE + THREAD.datastackChunk(), CHUNK);
+        target.put(TSTATE + THREAD.datastackChunk().getAsLong(), CHUNK);
         target.put(TSTATE + THREAD.datastackTop(), TOP);
         target.put(TSTATE + THREAD.datastackLimit(), CHUNK + 0x4000);
         return target;
@@ -240,7 +240,8 @@ class StackCopyTest {
 
     /** 3.11/3.12: the thread state points at a _PyCFrame (current frame at 8, previous at 16) at 16. */
     private static final DebugOffsets.Thread CFRAME_THREAD = new DebugOffsets.Thread(256, 0, 8, 56, 8,
-            Optional.of(new DebugOffsets.CFrame(16, 16, 24)), OptionalLong.empty(), 24, 32, OptionalLong.empty(),
+            Optional.of(new DebugOffsets.CFrame(16, 16, 24)), OptionalLong.empty(), 64, OptionalLong.of(24),
+            OptionalLong.of(32), OptionalLong.empty(),
             OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), 64);
     private static final long C_STACK_CFRAME = 0x60_0000;
 
