@@ -102,6 +102,10 @@ int main(void) {
     FIELD("code_object.qualname", PyCodeObject, co_qualname);
     FIELD("code_object.co_code_adaptive", PyCodeObject, co_code_adaptive);
     FIELD("code_object.firsttraceable", PyCodeObject, _co_firsttraceable);
+    /* A frame takes co_nlocalsplus + co_stacksize + FRAME_SPECIALS_SIZE pointers on the data stack. */
+    FIELD("code_object.nlocalsplus", PyCodeObject, co_nlocalsplus);
+    FIELD("code_object.stacksize", PyCodeObject, co_stacksize);
+    VALUE("interpreter_frame.specials_slots", FRAME_SPECIALS_SIZE);
 #endif
 
     SIZE("pyobject.size", PyObject);

@@ -11,7 +11,7 @@ def chain(task):
         frame = coro.cr_frame if hasattr(coro, "cr_frame") else coro.gi_frame
         if frame is None:
             break
-        frames.append({"function": frame.f_code.co_qualname, "file": frame.f_code.co_filename,
+        frames.append({"function": getattr(frame.f_code, "co_qualname", frame.f_code.co_name), "file": frame.f_code.co_filename,
                        "line": frame.f_lineno})
         coro = coro.cr_await if hasattr(coro, "cr_await") else coro.gi_yieldfrom
     return frames[::-1]

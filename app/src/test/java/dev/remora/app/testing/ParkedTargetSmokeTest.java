@@ -39,9 +39,9 @@ class ParkedTargetSmokeTest {
 
             assertThat(process.threadNamed(ParkedThreads.MAIN).functions()).isEqualTo(ParkedThreads.MAIN_STACK);
             assertDeepRecursion(process.threadNamed(ParkedThreads.DEEP_RECURSION), ParkedThreads.DEFAULT_DEPTH);
-            assertStartsWith(process, ParkedThreads.CLOSURE, ParkedThreads.CLOSURE_STACK);
-            assertStartsWith(process, ParkedThreads.GENERATOR, ParkedThreads.GENERATOR_STACK);
-            assertStartsWith(process, ParkedThreads.COROUTINE, ParkedThreads.COROUTINE_STACK);
+            assertStartsWith(process, ParkedThreads.CLOSURE, ParkedThreads.named(interpreter, ParkedThreads.CLOSURE_STACK));
+            assertStartsWith(process, ParkedThreads.GENERATOR, ParkedThreads.named(interpreter, ParkedThreads.GENERATOR_STACK));
+            assertStartsWith(process, ParkedThreads.COROUTINE, ParkedThreads.named(interpreter, ParkedThreads.COROUTINE_STACK));
             assertThat(process.threadNamed(ParkedThreads.NAME_UCS1).top().function()).isEqualTo(ParkedThreads.PARK_UCS1);
             assertThat(process.threadNamed(ParkedThreads.NAME_UCS2).top().function()).isEqualTo(ParkedThreads.PARK_UCS2);
             assertThat(process.threadNamed(ParkedThreads.NAME_UCS4).top().function()).isEqualTo(ParkedThreads.PARK_UCS4);

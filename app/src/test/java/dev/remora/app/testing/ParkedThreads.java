@@ -41,6 +41,15 @@ public final class ParkedThreads {
             List.of(PARK, "Outer.Inner.method.<locals>.closure", "Outer.Inner.method", "run_closure");
     public static final List<String> GENERATOR_STACK = List.of(PARK, "parking_generator", "iterate_generator");
     public static final List<String> COROUTINE_STACK = List.of(PARK, "inner", "outer", "drive_coroutine");
+    /**
+     * The functions as {@code python} names its frames: 3.10 has no qualified names, only the last part
+     * ({@code Outer.Inner.method.<locals>.closure} is {@code closure}).
+     */
+    public static List<String> named(TargetInterpreter python, List<String> qualnames) {
+        return python.isAtLeast(3, 11) ? qualnames
+                : qualnames.stream().map(q -> q.substring(q.lastIndexOf('.') + 1)).toList();
+    }
+
     /** Then DEPTH x {@link #RECURSE}, then run_deep_recursion. */
     public static final String DEEP_RECURSION_BOTTOM = "run_deep_recursion";
 

@@ -106,9 +106,21 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
      * @param qualname where the qualified name sits (3.10, which has none: {@code co_name})
      * @param codeAdaptive where the bytecode starts inside the code object (3.11+; 0 in 3.10)
      * @param bytecode where 3.10 keeps the pointer to its bytecode, a separate bytes object
+     * @param frameSize how to tell the pointers a frame of this code takes on the data stack (read where the
+     *     current frame must be checked against the data stack's top: 3.11, 3.12)
      */
     public record Code(long size, long filename, long qualname, long linetable, long firstLineNo,
-                       long codeAdaptive, OptionalLong bytecode) {}
+                       long codeAdaptive, OptionalLong bytecode, Optional<FrameSize> frameSize) {}
+
+    /**
+     * A frame takes {@code co_nlocalsplus + co_stacksize + FRAME_SPECIALS_SIZE} pointers on the data
+     * stack (3.11, 3.12).
+     *
+     * @param nlocalsplus where the code object keeps {@code int co_nlocalsplus}
+     * @param stacksize where it keeps {@code int co_stacksize}
+     * @param specials the pointers the frame's header takes
+     */
+    public record FrameSize(long nlocalsplus, long stacksize, int specials) {}
 
     public record PyObject(long obType) {}
 

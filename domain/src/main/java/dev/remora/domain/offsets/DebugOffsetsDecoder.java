@@ -221,7 +221,10 @@ public final class DebugOffsetsDecoder {
                 f.field("code_object.linetable", size, 8),
                 f.field("code_object.firstlineno", size, 4),
                 f.has("code_object.co_code_adaptive") ? f.bounded("code_object.co_code_adaptive", 1, size) : 0,
-                f.optionalField("code_object.code", size, 8));
+                f.optionalField("code_object.code", size, 8),
+                f.has("interpreter_frame.specials_slots") ? Optional.of(new DebugOffsets.FrameSize(
+                        f.field("code_object.nlocalsplus", size, 4), f.field("code_object.stacksize", size, 4),
+                        (int) f.bounded("interpreter_frame.specials_slots", 1, 64))) : Optional.empty());
     }
 
     private static DebugOffsets.TypeObject type(StructFields f) throws CorruptTarget {

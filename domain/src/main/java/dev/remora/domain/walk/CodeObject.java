@@ -21,11 +21,14 @@ final class CodeObject {
     private final long qualnamePointer;
     private final long lineTablePointer;
     private final LineTableFormat format;
+    /** {@code co_framesize} where known (3.11+), else 0. */
+    private final int frameSlots;
     private final FramesByInstruction frames = new FramesByInstruction();
 
-    CodeObject(String qualname, String filename, byte[] lineTable, LineTableFormat format, int firstLineNo, long codeStart,
-               long qualnamePointer, long lineTablePointer) {
+    CodeObject(String qualname, String filename, byte[] lineTable, LineTableFormat format, int firstLineNo, int frameSlots,
+               long codeStart, long qualnamePointer, long lineTablePointer) {
         this.format = format;
+        this.frameSlots = frameSlots;
         this.qualnamePointer = qualnamePointer;
         this.lineTablePointer = lineTablePointer;
         this.qualname = qualname;
@@ -33,6 +36,11 @@ final class CodeObject {
         this.lineTable = lineTable;
         this.firstLineNo = firstLineNo;
         this.codeStart = codeStart;
+    }
+
+    /** The pointers a frame of this code takes on the data stack, header included; 0 where unknown. */
+    int frameSlots() {
+        return frameSlots;
     }
 
     long qualnamePointer() {

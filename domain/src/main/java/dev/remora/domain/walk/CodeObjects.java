@@ -108,7 +108,9 @@ final class CodeObjects {
         String filename = objects.readString(Bytes.getLong(codeBuffer, code.filename()));
         byte[] lineTable = objects.readBytes(lineTablePointer);
         int firstLineNo = Bytes.getInt(codeBuffer, code.firstLineNo());
-        return new CodeObject(qualname, filename, lineTable, offsets.layout().lineTable(), firstLineNo,
+        int frameSlots = code.frameSize().map(f -> Bytes.getInt(codeBuffer, f.nlocalsplus())
+                + Bytes.getInt(codeBuffer, f.stacksize()) + f.specials()).orElse(0);
+        return new CodeObject(qualname, filename, lineTable, offsets.layout().lineTable(), firstLineNo, frameSlots,
                 address + code.codeAdaptive(),
                 qualnamePointer, lineTablePointer);
     }

@@ -53,6 +53,8 @@ final class FrameWalker {
     private final int isEntryOffset;
     /** 3.10's frames are heap frame objects: no owner, an executing state, an instruction index. */
     private final boolean frameObjects;
+    /** 3.11, 3.12: the current frame is named by a record copied apart from the thread state. */
+    private final boolean cframeNamesCurrent;
     private final int ownerOffset;
     private final int stateOffset;
     private final int executingState;
@@ -93,6 +95,7 @@ final class FrameWalker {
         this.currentFrameOffset = offsets.thread().currentFrame();
         this.isEntryOffset = (int) offsets.frame().isEntry().orElse(-1);
         this.frameObjects = offsets.frame().frameObject().isPresent();
+        this.cframeNamesCurrent = offsets.thread().cframe().isPresent() && offsets.code().frameSize().isPresent();
         this.bytecodeOffset = offsets.code().bytecode().orElse(-1);
         this.bytesDataOffset = offsets.bytes().obSval();
         this.ownerOffset = (int) offsets.frame().owner().orElse(-1);
@@ -195,7 +198,22 @@ final class FrameWalker {
                                 ("the eval loop's C frame at 0x%x reads as zeros: memory missing (left out of a core?)")
                                         .formatted(copy.lostCFrame())));
             }
-            return walkChain(tstate, first, base, 0, codes, cache, options, gcFrame);
+            Optional<StackProblem> problem = walkChain(tstate, first, base, 0, codes, cache, options, gcFrame);
+            if (problem.isEmpty() && cframeNamesCurrent) {
+                int leftovers = framesAboveTop(copy, codes);
+                if (leftovers == walked.frames() && leftovers > 0) {
+                    walked.clear();
+                    opcode = null;
+                    return CHANGED;
+                }
+                if (leftovers > 0) {
+                    // The record named a frame the thread had popped by the time of its thread state: the
+                    // stack then is the rest, whose innermost frame ends at the top.
+                    walked.dropInnermost(leftovers);
+                    opcode = null;
+                }
+            }
+            return problem;
         } finally {
             copy.finishWalk();
             this.copy = null;
@@ -232,16 +250,18 @@ final class FrameWalker {
                 if (readApart > MAX_READ_APART) {
                     return TOO_MANY_APART;
                 }
-                readFrame(address);
+                boolean fromCopy = readFrame(address);
                 long rawExecutable = Bytes.getLong(frame, offsets.executable());
                 long previous = Bytes.getLong(frame, offsets.previous());
                 long instrPtr;
                 int owner;
                 if (frameObjects) {
-                    // 3.10: every caller in a running chain executes (it waits in its call); one that does not
-                    // was suspended or finished while the chain was read.
-                    // The innermost frame may be starting, returning or yielding: the thread state names it all the same.
-                    if (address != first && frame[stateOffset] != executingState) {
+                    // 3.10: every caller in a running chain executes (it waits in its call); one read apart from the
+                    // copy that does not was suspended or finished meanwhile. (One in the copy is proven by its
+                    // second copy: the copy came before the thread state, and a frame object that returned then
+                    // may be reused by the very call the thread state shows.) The innermost frame may be
+                    // starting, returning or yielding: the thread state names it all the same.
+                    if (address != first && !fromCopy && frame[stateOffset] != executingState) {
                         return reader.memory().changes() ? CHANGED
                                 : malformed("frame at 0x%x is not executing (state %d)".formatted(address, frame[stateOffset]));
                     }
@@ -366,13 +386,40 @@ final class FrameWalker {
         return Bytes.getLong(codeUnit8, 0) + bytesDataOffset + 2 * index;
     }
 
-    private void readFrame(long address) throws MemoryAccessException {
+    /**
+     * 3.11, 3.12: how many innermost walked frames reach above the data stack's top as the thread state
+     * had it (see {@link StackCopy#fitsBelowTop}). The record naming the current frame is copied apart
+     * from the thread state and can change and change back meanwhile (a recursion that unwinds and
+     * comes back): those frames were popped at the moment the sample stands for.
+     */
+    private int framesAboveTop(StackCopy copy, CodeObjects codes) throws MemoryAccessException {
+        int k = 0;
+        while (k < walked.frames()) {
+            long executable = layout.untagStackRef(walked.executable(k));
+            try {
+                if (executable == 0 || copy.fitsBelowTop(walked.address(k), codes.get(executable).frameSlots())) {
+                    return k;
+                }
+            } catch (MalformedObjectException e) {
+                return k;
+            }
+            k++;
+        }
+        return k;
+    }
+
+    /** Reads a frame into {@link #frame}; whether it came from the stack copy. */
+    private boolean readFrame(long address) throws MemoryAccessException {
         if (copy == null) {
             reader.read(address, frame, 0, frame.length);
-        } else if (!copy.frame(address, frame)) {
-            readApart++;
-            reader.readApart(address, frame, 0, frame.length);
+            return false;
         }
+        if (copy.frame(address, frame)) {
+            return true;
+        }
+        readApart++;
+        reader.readApart(address, frame, 0, frame.length);
+        return false;
     }
 
     private static Optional<StackProblem> malformed(String detail) {

@@ -59,6 +59,8 @@ final class StackCopy implements SnapshotReader.Rider {
     private long chunkEnd;
     private boolean missed;
     private boolean currentProven;
+    private final long[] recentCFrames = new long[4];
+    private int nextCFrame;
     private long lostCFrame;
     private boolean lastFromBatch;
 
@@ -215,16 +217,14 @@ final class StackCopy implements SnapshotReader.Rider {
             return Bytes.getLong(lastState, (int) (cframe - tstate + thread.currentFrame()));
         }
         int size = (int) c.size();
-        // Kept among the extras: C code calling back into Python switches the thread between records.
-        nextExtras.add(cframe, size);
+        remember(cframe);
         for (int r = stackRanges - 1; r >= 0; r--) {
             long delta = cframe - start[r];
             if (delta >= 0 && delta <= length[r] - size) {
                 int first = offset[r] + (int) delta;
                 int second = offset[secondCopy(r)] + (int) delta;
                 long current = Bytes.getLong(bytes, first + (int) thread.currentFrame());
-                currentProven = Arrays.equals(bytes, first, first + size, bytes, second, second + size)
-                        && belowTop(current);
+                currentProven = Arrays.equals(bytes, first, first + size, bytes, second, second + size);
                 if (current == 0 && Bytes.getLong(bytes, first + (int) c.previous()) == 0) {
                     lostCFrame = cframe; // only the thread state's own root record has no previous one
                 }
@@ -237,17 +237,17 @@ final class StackCopy implements SnapshotReader.Rider {
     }
 
     /**
-     * Whether a current frame on the data stack's current chunk lies at or below its top as the
-     * thread state had it: frames are pushed at the top, so one above it is a popped frame's leftover,
-     * named by a record that changed and changed back while it was copied. (A frame being popped
-     * sits at the top: the top drops before the record names the caller, while the frame's locals
-     * are freed.)
+     * Whether the current frame, {@code slots} pointers long, lies whole below the data stack's top as
+     * the thread state had it, when it is on the current chunk (3.11, 3.12: their record naming the
+     * current frame is copied apart from the thread state). Frames are pushed at the top; one that
+     * reaches above it is a popped frame's leftover, named by a record that changed and changed back
+     * while the stack was copied. A frame off the chunk (a generator's) is not on the data stack.
      */
-    private boolean belowTop(long current) {
+    boolean fitsBelowTop(long current, long slots) {
         long chunkStart = Bytes.getLong(lastState, (int) thread.datastackChunk().getAsLong());
         long top = Bytes.getLong(lastState, (int) thread.datastackTop());
         long limit = Bytes.getLong(lastState, (int) thread.datastackLimit());
-        return current < chunkStart || current >= limit || current <= top;
+        return current < chunkStart || current >= limit || current + 8 * slots <= top;
     }
 
     /** The address of the {@code _PyCFrame} the last {@link #current} found all zeros, or 0. */
@@ -322,9 +322,32 @@ final class StackCopy implements SnapshotReader.Rider {
         return missed;
     }
 
-    /** Ends a walk: the frames it needed outside the chunk plan the next read. */
+    /** Ends a walk: the frames it needed outside the chunk, and the records lately seen, plan the next read. */
     void finishWalk() {
+        if (thread.cframe().isPresent()) {
+            int size = (int) thread.cframe().get().size();
+            for (long cframe : recentCFrames) {
+                if (cframe != 0) {
+                    nextExtras.add(cframe, size);
+                }
+            }
+        }
         extras.copyFrom(nextExtras);
+    }
+
+    /**
+     * Keeps the last few records (3.11, 3.12) among the extras: C code calling back into Python (sorted()
+     * with a Python key) switches the thread between the records of nested eval loops at every call,
+     * and a copy that held only the last one seen would miss the other every other time.
+     */
+    private void remember(long cframe) {
+        for (long known : recentCFrames) {
+            if (known == cframe) {
+                return;
+            }
+        }
+        recentCFrames[nextCFrame] = cframe;
+        nextCFrame = (nextCFrame + 1) % recentCFrames.length;
     }
 
     private void put(long address, int bytes) {

@@ -50,6 +50,18 @@ final class WalkedFrames {
         events[f * MAX_EVENTS + eventCount[f]++] = frame;
     }
 
+    /** Forgets the {@code k} innermost frames (with what they showed). */
+    void dropInnermost(int k) {
+        int rest = frames - k;
+        System.arraycopy(address, k, address, 0, rest);
+        System.arraycopy(previous, k, previous, 0, rest);
+        System.arraycopy(executable, k, executable, 0, rest);
+        System.arraycopy(instrPtr, k, instrPtr, 0, rest);
+        System.arraycopy(eventCount, k, eventCount, 0, rest);
+        System.arraycopy(events, k * MAX_EVENTS, events, 0, rest * MAX_EVENTS);
+        frames = rest;
+    }
+
     int frames() {
         return frames;
     }

@@ -281,18 +281,40 @@ class StackCopyTest {
     }
 
     @Test
-    void aCurrentFrameAboveTheDataStacksTopIsALeftover() throws Exception {
-        // The record changed and changed back while the stack was copied: it names a popped frame's slot.
-        ChangingTarget target = cframeTarget(C_STACK_CFRAME, TOP + 0x100);
+    void aFrameReachingAboveTheDataStacksTopIsALeftover() throws Exception {
+        ChangingTarget target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = new StackCopy(CFRAME_THREAD);
         readCFrameCopy(copy, reader, target);
         copy.current();
-        copy.finishWalk();
 
-        assertThat(readCFrameCopy(copy, reader, target)).isTrue();
-        copy.current();
-        assertThat(copy.currentProven()).isFalse();
+        assertThat(copy.fitsBelowTop(CHUNK + 0x100, 10)).isTrue();
+        assertThat(copy.fitsBelowTop(TOP - 80, 10)).as("ends at the top").isTrue();
+        assertThat(copy.fitsBelowTop(TOP, 10)).as("starts at the top: popped").isFalse();
+        assertThat(copy.fitsBelowTop(TOP + 0x100, 10)).isFalse();
+        assertThat(copy.fitsBelowTop(HEAP_FRAME, 10)).as("a generator's frame is off the data stack").isTrue();
+    }
+
+    @Test
+    void recordsOfNestedEvalLoopsStayInTheCopy() throws Exception {
+        // sorted() with a Python key: the thread switches between two records at every call.
+        long inner = C_STACK_CFRAME - 0x200;
+        ChangingTarget target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
+        target.put(inner + 8, CHUNK + 0x180);
+        target.put(inner + 16, C_STACK_CFRAME);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = new StackCopy(CFRAME_THREAD);
+        for (long record : new long[] {C_STACK_CFRAME, inner, C_STACK_CFRAME, inner}) {
+            target.put(TSTATE + 16, record);
+            readCFrameCopy(copy, reader, target);
+            copy.current();
+            copy.finishWalk();
+        }
+        target.put(TSTATE + 16, C_STACK_CFRAME);
+        readCFrameCopy(copy, reader, target);
+        assertThat(copy.current()).isEqualTo(CHUNK + 0x100);
+        assertThat(copy.currentProven()).as("the outer record is still in the copy").isTrue();
+        assertThat(copy.missed()).isFalse();
     }
 
     @Test

@@ -56,6 +56,9 @@ public final class CPython3_11 {
             code_object.qualname                         0x80
             code_object.co_code_adaptive                 0xb8
             code_object.firsttraceable                   0xa8
+            code_object.nlocalsplus                      0x4c
+            code_object.stacksize                        0x44
+            interpreter_frame.specials_slots             9
             pyobject.size                                0x10
             pyobject.ob_type                             0x8
             type_object.size                             0x198

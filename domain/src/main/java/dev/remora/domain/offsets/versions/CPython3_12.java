@@ -53,6 +53,9 @@ public final class CPython3_12 {
             code_object.qualname                         0x80
             code_object.co_code_adaptive                 0xc0
             code_object.firsttraceable                   0xb0
+            code_object.nlocalsplus                      0x48
+            code_object.stacksize                        0x40
+            interpreter_frame.specials_slots             9
             pyobject.size                                0x10
             pyobject.ob_type                             0x8
             type_object.size                             0x1a0
