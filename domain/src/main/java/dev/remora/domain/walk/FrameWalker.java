@@ -330,7 +330,9 @@ final class FrameWalker {
                     endedAtRoot = true;
                     break;
                 }
-                endedAtRoot = previous == 0 && bottomOwner[owner];
+                // 3.10: a generator or coroutine suspended between the copies has no caller, and is no thread's
+                // first frame.
+                endedAtRoot = previous == 0 && bottomOwner[owner] && (!frameObjects || frame[stateOffset] >= executingState);
                 if (previous != 0 && !guard.step(previous)) {
                     return malformed(guard.tooLong()
                             ? "stack deeper than %d frames".formatted(MAX_DEPTH)
