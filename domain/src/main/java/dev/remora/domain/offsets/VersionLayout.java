@@ -56,49 +56,176 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
 
     private static VersionLayout v3_10() {
         HeaderTable t = HeaderTable.parse("3.10", CPython3_10.LAYOUT_FROM, CPython3_10.LAYOUT);
-        // Heap frame objects: no owner byte, every frame of a chain is the thread's own.
-        FrameOwners owners = new FrameOwners(0, 0, new int[] {}, new int[] {0}, 0);
-        return new VersionLayout(3, 10, Optional.empty(), Optional.of(t), owners, 0, 24, Optional.empty(),
-                OptionalInt.empty(), LineTableFormat.LINES, Optional.empty(), UnstartedThreads.CREATOR_IDS,
-                OpcodeNames.parse(CPython3_10.OPCODES));
+        return new Builder(3, 10)
+                .headers(t)
+                // Heap frame objects: no owner byte; every frame of a chain is the thread's own.
+                .owners(new FrameOwners(0, 0, new int[] {}, new int[] {0}, 0))
+                .compactUnicodeExtra(24)
+                .lineTable(LineTableFormat.LINES)
+                .unstartedThreads(UnstartedThreads.CREATOR_IDS)
+                .opcodes(CPython3_10.OPCODES)
+                .build();
     }
 
     private static VersionLayout v3_11() {
         HeaderTable t = HeaderTable.parse("3.11", CPython3_11.LAYOUT_FROM, CPython3_11.LAYOUT);
-        FrameOwners owners = new FrameOwners(0, 1, new int[] {}, new int[] {0}, (int) t.require("frame_owner.frame_object"));
-        return new VersionLayout(3, 11, Optional.empty(), Optional.of(t), owners, 0, 24, Optional.empty(),
-                OptionalInt.empty(), LineTableFormat.LOCATIONS, Optional.of(DictKeysLayout.from(t)), UnstartedThreads.CREATOR_IDS,
-                OpcodeNames.parse(CPython3_11.OPCODES));
+        int frameObject = (int) t.require("frame_owner.frame_object");
+        return new Builder(3, 11)
+                .headers(t)
+                // No shim frames: a thread's first frame is its own.
+                .owners(new FrameOwners(0, 1, new int[] {}, new int[] {0}, frameObject))
+                .compactUnicodeExtra(24)
+                .lineTable(LineTableFormat.LOCATIONS)
+                .dictKeys(DictKeysLayout.from(t))
+                .unstartedThreads(UnstartedThreads.CREATOR_IDS)
+                .opcodes(CPython3_11.OPCODES)
+                .build();
     }
 
     private static VersionLayout v3_12() {
         HeaderTable t = HeaderTable.parse("3.12", CPython3_12.LAYOUT_FROM, CPython3_12.LAYOUT);
         int cstack = (int) t.require("frame_owner.cstack");
-        FrameOwners owners = new FrameOwners(0, 1, new int[] {cstack}, new int[] {cstack}, cstack);
-        return new VersionLayout(3, 12, Optional.empty(), Optional.of(t), owners, 0, 16, Optional.empty(),
-                OptionalInt.empty(), LineTableFormat.LOCATIONS, Optional.of(DictKeysLayout.from(t)), UnstartedThreads.ZERO_NATIVE_ID,
-                OpcodeNames.parse(CPython3_12.OPCODES));
+        return new Builder(3, 12)
+                .headers(t)
+                .owners(new FrameOwners(0, 1, new int[] {cstack}, new int[] {cstack}, cstack))
+                .compactUnicodeExtra(16)
+                .lineTable(LineTableFormat.LOCATIONS)
+                .dictKeys(DictKeysLayout.from(t))
+                .unstartedThreads(UnstartedThreads.ZERO_NATIVE_ID)
+                .opcodes(CPython3_12.OPCODES)
+                .build();
     }
 
     private static VersionLayout v3_13() {
-        FrameOwners owners = new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3);
-        return new VersionLayout(3, 13, Optional.of(DebugOffsetsLayout.V3_13), Optional.empty(), owners, 0, 16,
-                Optional.of(STATES_3_13), OptionalInt.empty(), LineTableFormat.LOCATIONS, Optional.of(DICT_KEYS_3_13),
-                UnstartedThreads.ZERO_NATIVE_ID, OpcodeNames.parse(CPython3_13.OPCODES));
+        return new Builder(3, 13)
+                .exported(DebugOffsetsLayout.V3_13)
+                // FRAME_OWNED_BY_CSTACK = 3
+                .owners(new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3))
+                .compactUnicodeExtra(16)
+                .generatorStates(STATES_3_13)
+                .lineTable(LineTableFormat.LOCATIONS)
+                .dictKeys(DICT_KEYS_3_13)
+                .unstartedThreads(UnstartedThreads.ZERO_NATIVE_ID)
+                .opcodes(CPython3_13.OPCODES)
+                .build();
     }
 
     private static VersionLayout v3_14() {
-        FrameOwners owners = new FrameOwners(0, 1, new int[] {3, 4}, new int[] {3, 4}, 4);
-        return new VersionLayout(3, 14, Optional.of(DebugOffsetsLayout.V3_14), Optional.empty(), owners, 3, 16,
-                Optional.of(STATES_3_13), OptionalInt.of(1), LineTableFormat.LOCATIONS, Optional.of(DICT_KEYS_3_13),
-                UnstartedThreads.ZERO_NATIVE_ID, OpcodeNames.parse(CPython3_14.OPCODES));
+        return new Builder(3, 14)
+                .exported(DebugOffsetsLayout.V3_14)
+                // FRAME_OWNED_BY_INTERPRETER = 3, FRAME_OWNED_BY_CSTACK = 4
+                .owners(new FrameOwners(0, 1, new int[] {3, 4}, new int[] {3, 4}, 4))
+                .stackRefTagBits(3)
+                .compactUnicodeExtra(16)
+                .generatorStates(STATES_3_13)
+                .awaitedStackDepth(1)
+                .lineTable(LineTableFormat.LOCATIONS)
+                .dictKeys(DICT_KEYS_3_13)
+                .unstartedThreads(UnstartedThreads.ZERO_NATIVE_ID)
+                .opcodes(CPython3_14.OPCODES)
+                .build();
     }
 
     private static VersionLayout v3_15() {
-        FrameOwners owners = new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3);
-        return new VersionLayout(3, 15, Optional.of(DebugOffsetsLayout.V3_15), Optional.empty(), owners, 3, 16,
-                Optional.of(STATES_3_15), OptionalInt.of(2), LineTableFormat.LOCATIONS, Optional.of(DICT_KEYS_3_13),
-                UnstartedThreads.ZERO_NATIVE_ID, OpcodeNames.parse(CPython3_15.OPCODES));
+        return new Builder(3, 15)
+                .exported(DebugOffsetsLayout.V3_15)
+                // FRAME_OWNED_BY_INTERPRETER = 3
+                .owners(new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3))
+                .stackRefTagBits(3)
+                .compactUnicodeExtra(16)
+                .generatorStates(STATES_3_15)
+                .awaitedStackDepth(2)
+                .lineTable(LineTableFormat.LOCATIONS)
+                .dictKeys(DICT_KEYS_3_13)
+                .unstartedThreads(UnstartedThreads.ZERO_NATIVE_ID)
+                .opcodes(CPython3_15.OPCODES)
+                .build();
+    }
+
+    /** Names each fact of a version as it is set; what a version lacks stays empty. */
+    private static final class Builder {
+        private final int major;
+        private final int minor;
+        private Optional<DebugOffsetsLayout> exported = Optional.empty();
+        private Optional<HeaderTable> headers = Optional.empty();
+        private FrameOwners owners;
+        private long stackRefTagBits;
+        private int compactUnicodeExtra;
+        private Optional<GeneratorStates> generatorStates = Optional.empty();
+        private OptionalInt awaitedStackDepth = OptionalInt.empty();
+        private LineTableFormat lineTable;
+        private Optional<DictKeysLayout> dictKeys = Optional.empty();
+        private UnstartedThreads unstartedThreads;
+        private List<String> opcodeNames;
+
+        Builder(int major, int minor) {
+            this.major = major;
+            this.minor = minor;
+        }
+
+        Builder exported(DebugOffsetsLayout layout) {
+            exported = Optional.of(layout);
+            return this;
+        }
+
+        Builder headers(HeaderTable table) {
+            headers = Optional.of(table);
+            return this;
+        }
+
+        Builder owners(FrameOwners value) {
+            owners = value;
+            return this;
+        }
+
+        Builder stackRefTagBits(long bits) {
+            stackRefTagBits = bits;
+            return this;
+        }
+
+        Builder compactUnicodeExtra(int bytes) {
+            compactUnicodeExtra = bytes;
+            return this;
+        }
+
+        Builder generatorStates(GeneratorStates states) {
+            generatorStates = Optional.of(states);
+            return this;
+        }
+
+        Builder awaitedStackDepth(int depth) {
+            awaitedStackDepth = OptionalInt.of(depth);
+            return this;
+        }
+
+        Builder lineTable(LineTableFormat format) {
+            lineTable = format;
+            return this;
+        }
+
+        Builder dictKeys(DictKeysLayout layout) {
+            dictKeys = Optional.of(layout);
+            return this;
+        }
+
+        Builder unstartedThreads(UnstartedThreads how) {
+            unstartedThreads = how;
+            return this;
+        }
+
+        Builder opcodes(String commaSeparated) {
+            opcodeNames = OpcodeNames.parse(commaSeparated);
+            return this;
+        }
+
+        VersionLayout build() {
+            if (exported.isEmpty() == headers.isEmpty() || owners == null || lineTable == null
+                    || unstartedThreads == null || opcodeNames == null) {
+                throw new IllegalStateException("CPython " + major + "." + minor + " lacks a fact every version needs");
+            }
+            return new VersionLayout(major, minor, exported, headers, owners, stackRefTagBits, compactUnicodeExtra,
+                    generatorStates, awaitedStackDepth, lineTable, dictKeys, unstartedThreads, opcodeNames);
+        }
     }
 
     public static Optional<VersionLayout> forVersion(PythonVersion version) {
