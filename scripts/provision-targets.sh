@@ -88,7 +88,7 @@ PYENV_VERSIONS=${PYENV_ROOT:-/root/.pyenv}/versions
 ls -d "$PYENV_VERSIONS"/3.9.* >/dev/null 2>&1 || die "no pyenv CPython 3.9 under $PYENV_VERSIONS"
 for minor in 3.10 3.11 3.12 3.13; do
     # The newest patch release of each; 3.13 is pinned to 3.13.0, the first release with debug offsets.
-    if [ "$minor" = 3.13 ]; then dir=$PYENV_VERSIONS/3.13.0; else dir=$(ls -d "$PYENV_VERSIONS/$minor".* 2>/dev/null | sort -V | tail -1); fi
+    if [ "$minor" = 3.13 ]; then dir=$PYENV_VERSIONS/3.13.0; else dir=$(ls -d "$PYENV_VERSIONS/$minor".* 2>/dev/null | sort -V | tail -1 || true); fi
     exe=$dir/bin/python$minor
     [ -n "$dir" ] && [ -x "$exe" ] || die "pyenv's CPython $minor is missing under $PYENV_VERSIONS"
     ls "$dir"/lib/libpython"$minor".so* >/dev/null 2>&1 || die "pyenv's CPython $minor at $dir is not built with --enable-shared"

@@ -10,7 +10,11 @@
 set -euo pipefail
 
 CHECK=0
-[ "${1:-}" = --check ] && CHECK=1
+case "${1:-}" in
+    --check) CHECK=1 ;;
+    "") ;;
+    *) printf 'usage: %s [--check]\n' "$0" >&2; exit 2 ;;
+esac
 
 HERE=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 REPO=$(readlink -f "$HERE/../..")
@@ -52,7 +56,7 @@ for entry in "${TABLES[@]}"; do
         printf 'package dev.remora.domain.offsets.versions;\n\n'
         if [ -n "$patch" ]; then
             gcc -o "$work/layout" -I "$include" "$HERE/layout.c" || die "cannot compile layout.c against $include"
-            "$work/layout" >"$work/layout.txt"
+            "$work/layout" >"$work/layout.txt" || die "layout.c built against $include does not run"
             same=()
             for other in "${SAME_IN[@]}"; do
                 IFS='|' read -r of release flags <<<"$other"

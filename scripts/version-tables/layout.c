@@ -57,6 +57,7 @@ int main(void) {
 #else
     FIELD("thread_state.native_thread_id", PyThreadState, native_thread_id);
     FIELD("thread_state.cframe", PyThreadState, cframe);
+    FIELD("thread_state.root_cframe", PyThreadState, root_cframe);
     FIELD("thread_state.datastack_chunk", PyThreadState, datastack_chunk);
     FIELD("thread_state.datastack_top", PyThreadState, datastack_top);
     FIELD("thread_state.datastack_limit", PyThreadState, datastack_limit);

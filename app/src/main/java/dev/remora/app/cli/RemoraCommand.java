@@ -4,7 +4,7 @@ import picocli.CommandLine.Command;
 
 /** The top-level command; the work is in its subcommands. */
 @Command(name = "remora", mixinStandardHelpOptions = true, version = "remora 0.1.0",
-        description = "Reads a running CPython 3.13-3.15 process from the outside and shows its Python stacks.",
+        description = "Reads a running CPython 3.10-3.15 process from the outside and shows its Python stacks.",
         subcommands = {RunCommand.class, AttachCommand.class, DumpCommand.class, BenchCommand.class})
 public final class RemoraCommand implements Runnable {
     @picocli.CommandLine.Spec

@@ -58,7 +58,7 @@ public final class DebugOffsetsDecoder {
     }
 
     /**
-     * The offsets of a version that exports none (3.11, 3.12), from the table generated from its
+     * The offsets of a version that exports none (3.10, 3.11, 3.12), from the table generated from its
      * headers. The caller checks them against the live target before trusting them.
      *
      * @throws UnsupportedVersion when no table serves {@code version}
@@ -167,6 +167,9 @@ public final class DebugOffsetsDecoder {
                 ? OptionalLong.of(f.field("thread_state.current_exception", size - 8, 8) + 8) : OptionalLong.empty();
         int readLength = coveringLength(size, prev, next, interp,
                 cframe.map(DebugOffsets.CFrame::pointer).orElse(currentFrame), baseFrame.orElse(0), nativeId.orElse(0), threadId,
+                // The thread state's own record, named when no eval loop runs, is read with it.
+                cframe.isPresent() ? f.field("thread_state.root_cframe", size - cframe.get().size() + 1, 1)
+                        + cframe.get().size() - 8 : 0,
                 holdsGil.orElse(0), gilRequested.orElse(0), exception.orElse(0), excValue.orElse(0), excInfo.orElse(0),
                 marker.orElse(0), datastackChunk.orElse(-16) + 16);
         return new DebugOffsets.Thread(size, prev, next, interp, currentFrame, cframe, baseFrame, threadId, nativeId,

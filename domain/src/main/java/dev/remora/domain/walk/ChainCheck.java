@@ -21,6 +21,8 @@ final class ChainCheck {
     private static final int MERGE_GAP = 512;
     private final DebugOffsets.Frame frame;
     private final int headerLength;
+    /** 3.10: the walk keeps an instruction index in another form than the frame's {@code f_lasti}. */
+    private final boolean frameObjects;
 
     private long[] rangeStart = new long[64];
     private int[] rangeLength = new int[64];
@@ -32,6 +34,7 @@ final class ChainCheck {
 
     ChainCheck(DebugOffsets offsets) {
         this.frame = offsets.frame();
+        this.frameObjects = frame.frameObject().isPresent();
         this.headerLength = (int) (Math.max(frame.executable(), Math.max(frame.previous(), frame.instrPtr())) + 8);
     }
 
@@ -99,7 +102,7 @@ final class ChainCheck {
             if (Bytes.getLong(copy, at + (int) frame.previous()) != walked.previous(i)
                     || Bytes.getLong(copy, at + (int) frame.executable()) != walked.executable(i)
                     // The innermost frame runs on while it is read; its callers wait at their calls.
-                    || i > 0 && Bytes.getLong(copy, at + (int) frame.instrPtr()) != walked.instrPtr(i)) {
+                    || i > 0 && !frameObjects && Bytes.getLong(copy, at + (int) frame.instrPtr()) != walked.instrPtr(i)) {
                 return false;
             }
         }

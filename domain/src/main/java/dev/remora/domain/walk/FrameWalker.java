@@ -208,8 +208,11 @@ final class FrameWalker {
                 }
                 if (leftovers > 0) {
                     // The record named a frame the thread had popped by the time of its thread state: the
-                    // stack then is the rest, whose innermost frame ends at the top.
+                    // stack then is the rest, whose innermost frame ends at the top (under no <native> mark).
                     walked.dropInnermost(leftovers);
+                    while (walked.frames() > 0 && walked.eventCount(0) > 0 && walked.event(0, 0) == PseudoFrames.NATIVE) {
+                        walked.dropInnermost(1);
+                    }
                     opcode = null;
                 }
             }
@@ -402,8 +405,8 @@ final class FrameWalker {
                 if (executable == 0 || copy.fitsBelowTop(walked.address(k), codes.get(executable).frameSlots())) {
                     return k;
                 }
-            } catch (MalformedObjectException e) {
-                return k;
+            } catch (MalformedObjectException | MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
+                return k; // not a code object met before: not a frame to judge
             }
             k++;
         }

@@ -9,7 +9,8 @@ import dev.remora.ports.MemoryAccessException;
  * The kernel's id of each thread: kept in its thread state from 3.11 on. 3.10 keeps only the
  * {@code pthread_t}, the address of glibc's {@code struct pthread}, whose {@code tid} field sits at an
  * offset that depends on the glibc build: it is learned once, as the place in the main thread's struct
- * that holds the process id (the main thread's id).
+ * that holds the process id (the main thread's id). Inside a pid namespace the struct holds the
+ * namespace's ids: the offset is then not learned and the ids are unknown.
  */
 final class NativeThreadIds {
 
@@ -26,19 +27,25 @@ final class NativeThreadIds {
         this.pid = pid;
     }
 
-    /** The thread's kernel id, 0 when it has none yet (or, in 3.10, it cannot be told). */
-    long of(byte[] state, SnapshotReader reader) {
+    /** Returned when a 3.10 thread's kernel id cannot be told (a pid namespace hides it, say). */
+    static final long UNKNOWN = -1;
+
+    /** The thread's kernel id: 0 when it has none yet; {@link #UNKNOWN} when 3.10's cannot be told. */
+    long of(byte[] state, SnapshotReader reader) throws MemoryAccessException {
         if (thread.nativeThreadId().isPresent()) {
             return Bytes.getLong(state, thread.nativeThreadId().getAsLong());
         }
         long pthread = Bytes.getLong(state, thread.threadId());
-        if (pthread == 0 || tidOffset < 0) {
+        if (pthread == 0) {
             return 0;
+        }
+        if (tidOffset < 0) {
+            return UNKNOWN;
         }
         try {
             reader.read(pthread + tidOffset, tid, 0, 4);
-        } catch (MemoryAccessException e) {
-            return 0;
+        } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
+            return UNKNOWN;
         }
         return Integer.toUnsignedLong(Bytes.getInt(tid, 0));
     }
@@ -48,7 +55,7 @@ final class NativeThreadIds {
      * Whether the thread is the main one is the caller's to know: the oldest thread state of the main
      * interpreter.
      */
-    void learnFrom(byte[] mainState, SnapshotReader reader) {
+    void learnFrom(byte[] mainState, SnapshotReader reader) throws MemoryAccessException {
         if (thread.nativeThreadId().isPresent() || tidOffset >= 0) {
             return;
         }
@@ -61,7 +68,7 @@ final class NativeThreadIds {
             byte[] struct = new byte[length];
             try {
                 reader.readApart(pthread, struct, 0, length);
-            } catch (MemoryAccessException e) {
+            } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
                 continue;
             }
             for (int at = 0; at + 4 <= length; at += 4) {

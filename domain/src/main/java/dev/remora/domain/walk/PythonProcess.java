@@ -275,7 +275,7 @@ public final class PythonProcess {
      * Whether thread state {@code i} of the list just read belongs to a thread not started yet: one
      * with no native id, or (3.11) one with its creator's id and no data stack, newer than its creator.
      */
-    private boolean notStarted(int i) {
+    private boolean notStarted(int i) throws MemoryAccessException {
         DebugOffsets.Thread to = offsets.thread();
         long nativeId = nativeIds.of(states[i], reader);
         if (nativeId == 0) {
@@ -388,7 +388,8 @@ public final class PythonProcess {
 
     private void thread(long interpreterId, long address, boolean main, long gilHolder, long gcFrame, CodeObjects codes,
                         SnapshotOptions options, StackVisitor visitor) throws MemoryAccessException {
-        long nativeId = nativeIds.of(tstate, reader);
+        // A 3.10 thread whose kernel id cannot be told is shown all the same, as thread 0.
+        long nativeId = Math.max(0, nativeIds.of(tstate, reader));
         int status = statusReader.read(address, tstate, nativeId, gilHolder, main, options.cpuState());
         // Claimed before the filter: a thread a mode skips this time keeps its cache for the next.
         FrameCache cache = frameCaches.forThread(address);
@@ -447,7 +448,13 @@ public final class PythonProcess {
         long currentFrameField = to.cframe().isPresent()
                 ? Bytes.getLong(tstate, (int) to.cframe().get().pointer()) + to.currentFrame()
                 : address + to.currentFrame();
-        long first = to.cframe().isPresent() ? reader.readLong(currentFrameField) : Bytes.getLong(tstate, to.currentFrame());
+        long first;
+        try {
+            first = to.cframe().isPresent() ? reader.readLong(currentFrameField) : Bytes.getLong(tstate, to.currentFrame());
+        } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
+            return Optional.of(StackProblem.of(memory.changes() ? StackProblem.Kind.MOVED : StackProblem.Kind.UNREADABLE,
+                    "the eval loop's record of the current frame at 0x%x is unreadable".formatted(currentFrameField)));
+        }
         long marker = markerOffset >= 0 ? Bytes.getLong(tstate, markerOffset) : 0;
         long base = baseFrameOffset >= 0 ? Bytes.getLong(tstate, baseFrameOffset) : 0;
         return walker.walk(address, currentFrameField, first, base, marker, codes, cache, options, gcFrame);

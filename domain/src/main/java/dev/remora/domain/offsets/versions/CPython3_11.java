@@ -31,6 +31,7 @@ public final class CPython3_11 {
             thread_state.thread_id                       0x98
             thread_state.native_thread_id                0xa0
             thread_state.cframe                          0x38
+            thread_state.root_cframe                     0x150
             thread_state.datastack_chunk                 0x128
             thread_state.datastack_top                   0x130
             thread_state.datastack_limit                 0x138

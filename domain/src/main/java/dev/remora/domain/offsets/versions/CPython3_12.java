@@ -28,6 +28,7 @@ public final class CPython3_12 {
             thread_state.thread_id                       0x88
             thread_state.native_thread_id                0x90
             thread_state.cframe                          0x38
+            thread_state.root_cframe                     0x110
             thread_state.datastack_chunk                 0xe8
             thread_state.datastack_top                   0xf0
             thread_state.datastack_limit                 0xf8
