@@ -154,24 +154,41 @@ public final class RuntimeLocator {
             return Optional.empty();
         }
         Pattern release = Pattern.compile(Pattern.quote(name.group(1) + "." + name.group(2) + ".") + "(\\d{1,3}) \\(");
-        long length = Math.min(bss.get().size(), MAX_SCAN);
+        List<PythonVersion> found = new ArrayList<>(1);
+        // Chunks overlap a little, so that a version text cut by a chunk's end is whole in the next.
+        scan(loadBase + bss.get().relativeAddress(), bss.get().size(), 64, (at, chunk, length) -> {
+            Matcher m = release.matcher(new String(chunk, 0, length, java.nio.charset.StandardCharsets.ISO_8859_1));
+            if (m.find()) {
+                found.add(new PythonVersion(Integer.parseInt(name.group(1)), Integer.parseInt(name.group(2)),
+                        Integer.parseInt(m.group(1)), 0xF, 0));
+            }
+            return !found.isEmpty();
+        });
+        return found.stream().findFirst();
+    }
+
+    /** Receives the chunks of a scan; returns whether the scan is done. */
+    private interface Chunks {
+        boolean visit(long address, byte[] chunk, int length) throws InspectionException;
+    }
+
+    /** Reads {@code [start, start + length)} (at most MAX_SCAN) chunk by chunk, skipping what is not there. */
+    private void scan(long start, long length, int overlap, Chunks visitor) throws InspectionException {
         byte[] chunk = new byte[SCAN_CHUNK];
-        for (long at = 0; at < length; at += SCAN_CHUNK - 64) {
-            int n = (int) Math.min(SCAN_CHUNK, length - at);
+        long end = start + Math.min(length, MAX_SCAN);
+        for (long at = start; at < end; at += SCAN_CHUNK - overlap) {
+            int n = (int) Math.min(SCAN_CHUNK, end - at);
             try {
-                memory.read(loadBase + bss.get().relativeAddress() + at, chunk, 0, n);
+                memory.read(at, chunk, 0, n);
             } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
                 continue;
             } catch (MemoryAccessException e) {
                 throw Failures.from(e, image.pid());
             }
-            Matcher m = release.matcher(new String(chunk, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1));
-            if (m.find()) {
-                return Optional.of(new PythonVersion(Integer.parseInt(name.group(1)), Integer.parseInt(name.group(2)),
-                        Integer.parseInt(m.group(1)), 0xF, 0));
+            if (visitor.visit(at, chunk, n)) {
+                return;
             }
         }
-        return Optional.empty();
     }
 
     /** {@code Py_Version}: {@code PY_VERSION_HEX} as an exported constant (3.11+). */
@@ -191,24 +208,15 @@ public final class RuntimeLocator {
     /** Looks for the cookie at 8-byte aligned positions of a writable mapping. */
     private List<Candidate> scanForCookie(MemoryMapping m, String path) throws InspectionException {
         List<Candidate> found = new ArrayList<>();
-        byte[] chunk = new byte[SCAN_CHUNK];
-        long end = m.start() + Math.min(m.size(), MAX_SCAN);
-        for (long at = m.start(); at < end; at += SCAN_CHUNK) {
-            int length = (int) Math.min(SCAN_CHUNK, end - at);
-            try {
-                memory.read(at, chunk, 0, length);
-            } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
-                continue;
-            } catch (MemoryAccessException e) {
-                throw Failures.from(e, image.pid());
-            }
+        scan(m.start(), m.size(), 0, (at, chunk, length) -> {
             for (int i = 0; i + 8 <= length; i += 8) {
                 if (chunk[i] == 'x' && chunk[i + 1] == 'd' && chunk[i + 2] == 'e' && chunk[i + 3] == 'b'
                         && chunk[i + 4] == 'u' && chunk[i + 5] == 'g' && chunk[i + 6] == 'p' && chunk[i + 7] == 'y') {
                     readCandidate(at + i, path).ifPresent(found::add);
                 }
             }
-        }
+            return false;
+        });
         return found;
     }
 

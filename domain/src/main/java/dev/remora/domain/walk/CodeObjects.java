@@ -71,6 +71,16 @@ final class CodeObjects {
         return misses;
     }
 
+    /**
+     * The data-stack slots a frame of the code at {@code address} takes: from the entry the walk just
+     * resolved, without reading the target again (the count only judges where a frame ends); read
+     * when not known yet.
+     */
+    int frameSlots(long address) throws MemoryAccessException, MalformedObjectException {
+        CodeObject known = byAddress.get(address);
+        return known != null ? known.frameSlots() : get(address).frameSlots();
+    }
+
     CodeObject get(long address) throws MemoryAccessException, MalformedObjectException {
         CodeObject known = byAddress.get(address);
         if (known != null && (hasGeneration || stillThere(address, known))) {

@@ -402,7 +402,7 @@ final class FrameWalker {
         while (k < walked.frames()) {
             long executable = layout.untagStackRef(walked.executable(k));
             try {
-                if (executable == 0 || copy.fitsBelowTop(walked.address(k), codes.get(executable).frameSlots())) {
+                if (executable == 0 || copy.fitsBelowTop(walked.address(k), codes.frameSlots(executable))) {
                     return k;
                 }
             } catch (MalformedObjectException | MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {

@@ -21,6 +21,8 @@ final class NativeThreadIds {
     private final int pid;
     private final byte[] tid = new byte[4];
     private int tidOffset = -1;
+    /** The main thread's {@code struct pthread} last searched for the tid. */
+    private long searched;
 
     NativeThreadIds(DebugOffsets.Thread thread, int pid) {
         this.thread = thread;
@@ -60,9 +62,11 @@ final class NativeThreadIds {
             return;
         }
         long pthread = Bytes.getLong(mainState, thread.threadId());
-        if (pthread == 0) {
+        // Searched once per main thread: a struct without the pid (a pid namespace) stays without it.
+        if (pthread == 0 || pthread == searched) {
             return;
         }
+        searched = pthread;
         // The struct may end near the end of its mapping: read less when the whole window is not there.
         for (int length = SEARCH_BYTES; length >= 0x400; length /= 2) {
             byte[] struct = new byte[length];

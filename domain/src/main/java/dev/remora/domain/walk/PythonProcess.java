@@ -243,12 +243,14 @@ public final class PythonProcess {
                 continue;
             }
             // A thread state whose thread has not started yet has no OS thread and no frame: not a thread yet.
-            if (notStarted(i)) {
+            long nativeId = nativeIds.of(states[i], reader);
+            if (notStarted(i, nativeId)) {
                 visitor.threadNotStarted();
                 continue;
             }
             System.arraycopy(states[i], 0, tstate, 0, tstate.length);
-            thread(id, t, t == main, gilHolder, gcFrame, codes, options, visitor);
+            // A 3.10 thread whose kernel id cannot be told is shown all the same, as thread 0.
+            thread(id, t, Math.max(0, nativeId), t == main, gilHolder, gcFrame, codes, options, visitor);
         }
         return next;
     }
@@ -275,9 +277,8 @@ public final class PythonProcess {
      * Whether thread state {@code i} of the list just read belongs to a thread not started yet: one
      * with no native id, or (3.11) one with its creator's id and no data stack, newer than its creator.
      */
-    private boolean notStarted(int i) throws MemoryAccessException {
+    private boolean notStarted(int i, long nativeId) {
         DebugOffsets.Thread to = offsets.thread();
-        long nativeId = nativeIds.of(states[i], reader);
         if (nativeId == 0) {
             return true;
         }
@@ -386,10 +387,9 @@ public final class PythonProcess {
         return true;
     }
 
-    private void thread(long interpreterId, long address, boolean main, long gilHolder, long gcFrame, CodeObjects codes,
+    private void thread(long interpreterId, long address, long nativeId, boolean main, long gilHolder, long gcFrame,
+                        CodeObjects codes,
                         SnapshotOptions options, StackVisitor visitor) throws MemoryAccessException {
-        // A 3.10 thread whose kernel id cannot be told is shown all the same, as thread 0.
-        long nativeId = Math.max(0, nativeIds.of(tstate, reader));
         int status = statusReader.read(address, tstate, nativeId, gilHolder, main, options.cpuState());
         // Claimed before the filter: a thread a mode skips this time keeps its cache for the next.
         FrameCache cache = frameCaches.forThread(address);
