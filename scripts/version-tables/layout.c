@@ -73,6 +73,7 @@ int main(void) {
     FIELD("frame_object.lasti", PyFrameObject, f_lasti);
     FIELD("frame_object.state", PyFrameObject, f_state);
     VALUE("frame_state.executing", FRAME_EXECUTING);
+    VALUE("frame_state.unwinding", FRAME_UNWINDING);
 #else
     SIZE("interpreter_frame.size", _PyInterpreterFrame);
     FIELD("interpreter_frame.previous", _PyInterpreterFrame, previous);

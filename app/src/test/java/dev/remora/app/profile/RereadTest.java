@@ -4,11 +4,14 @@ import dev.remora.adapters.procmem.ProcfsProcessImage;
 import dev.remora.adapters.vmreadv.VmReadvMemory;
 import dev.remora.app.jmh.CapturedMemory;
 import dev.remora.app.testing.ParkedTarget;
+import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.ParkedThreads;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.ThreadStack;
+import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.domain.offsets.DebugOffsetsDecoder;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
 import dev.remora.ports.MemoryAccessException;
@@ -122,6 +125,45 @@ class RereadTest {
             assertThat(givenUp.problem()).as("a stack that moves on every read").isPresent();
             assertThat(givenUp.problem().get()).contains("changed while it was read").contains("after 32 re-reads");
         }
+    }
+
+    /**
+     * 3.10 clears a generator frame's link to its caller as it leaves it, after the thread state has
+     * moved on: a walk that read the thread state just before finds a frame with no caller. That is a
+     * stack that moved, read again and given up if it stays so, never a thread whose only frame is the
+     * generator's.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("frameObjectInterpreters")
+    void aGeneratorThatLeftItsCallerIsNoThreadsFirstFrame(TargetInterpreter python) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-genexpr-")) {
+            Process target = new ProcessBuilder(python.scriptCommand(dir.copyResource("targets/parked_genexpr.py"), List.of()))
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            try (VmReadvMemory live = VmReadvMemory.open((int) target.pid())) {
+                String[] ready = new java.io.BufferedReader(new java.io.InputStreamReader(target.getInputStream(),
+                        java.nio.charset.StandardCharsets.US_ASCII)).readLine().split(" ");
+                assertThat(ready[0]).isEqualTo("READY");
+                long generatorFrame = Long.parseLong(ready[1]);
+                CapturedMemory captured = new CapturedMemory(live);
+                PythonProcess process = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), captured);
+                assertThat(functions(mainThread(process))).containsExactly("<genexpr>", "outer", "<module>");
+                captured.freeze();
+
+                DebugOffsets.Frame frame = DebugOffsetsDecoder.fromHeaders(process.version()).frame();
+                captured.write(generatorFrame + frame.previous(), new byte[8], 0, 8);
+                byte[] returned = {1}; // 3.10's FRAME_RETURNED
+                captured.write(generatorFrame + frame.frameObject().orElseThrow().state(), returned, 0, 1);
+                ThreadStack left = mainThread(process);
+                assertThat(left.problem()).as("frames %s", functions(left)).isPresent();
+                assertThat(left.problem().get()).contains("changed while it was read");
+            } finally {
+                target.destroyForcibly().waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    static List<TargetInterpreter> frameObjectInterpreters() {
+        return TargetInterpreters.all().stream().filter(python -> python.minor() == 10).toList();
     }
 
     private static ThreadStack mainThread(PythonProcess process) throws Exception {

@@ -95,12 +95,20 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
 
     /**
      * 3.10's {@code PyFrameObject}: a frame in a thread's chain is executing, and every one of its
-     * callers too (they wait in a call); any other {@code f_state} means the chain changed under the walk.
+     * callers too (they wait in a call), or unwinding an exception (a tracer or a finalizer may run
+     * Python code meanwhile); any other {@code f_state} means the chain changed under the walk.
      *
      * @param state where the {@code signed char f_state} sits
      * @param executing {@code FRAME_EXECUTING}
+     * @param unwinding {@code FRAME_UNWINDING}
      */
-    public record FrameObject(long state, int executing) {}
+    public record FrameObject(long state, int executing, int unwinding) {
+
+        /** Whether a frame in this state can be in a thread's chain of calls. */
+        public boolean inChain(byte frameState) {
+            return frameState == executing || frameState == unwinding;
+        }
+    }
 
     /**
      * @param qualname where the qualified name sits (3.10, which has none: {@code co_name})

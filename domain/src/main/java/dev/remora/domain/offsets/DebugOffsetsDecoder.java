@@ -211,7 +211,8 @@ public final class DebugOffsetsDecoder {
         long head = (Math.max(Math.max(back, code) + 8, Math.max(lasti + 4, state + 1)) + 7) & ~7L;
         return new DebugOffsets.Frame(head, back, code, lasti, OptionalLong.empty(), size, OptionalLong.empty(),
                 OptionalLong.empty(), Optional.of(new DebugOffsets.FrameObject(state,
-                        (int) f.bounded("frame_state.executing", -128, 127))));
+                        (int) f.bounded("frame_state.executing", -128, 127),
+                        (int) f.bounded("frame_state.unwinding", -128, 127))));
     }
 
     private static DebugOffsets.Code code(StructFields f) throws CorruptTarget {

@@ -57,7 +57,8 @@ final class FrameWalker {
     private final boolean cframeNamesCurrent;
     private final int ownerOffset;
     private final int stateOffset;
-    private final int executingState;
+    /** 3.10's frame states; unused on later versions. */
+    private final DebugOffsets.FrameObject frameStates;
     private final long markerOffset;
     /** Where the current walk found its first frame named, for the read-back. */
     private long currentFrameField;
@@ -100,7 +101,7 @@ final class FrameWalker {
         this.bytesDataOffset = offsets.bytes().obSval();
         this.ownerOffset = (int) offsets.frame().owner().orElse(-1);
         this.stateOffset = offsets.frame().frameObject().map(o -> (int) o.state()).orElse(-1);
-        this.executingState = offsets.frame().frameObject().map(DebugOffsets.FrameObject::executing).orElse(0);
+        this.frameStates = offsets.frame().frameObject().orElse(new DebugOffsets.FrameObject(-1, 0, 0));
         this.markerOffset = offsets.thread().lastProfiledFrame().orElse(-1);
         this.baseFrameOffset = offsets.thread().baseFrame().orElse(-1);
         this.layout = offsets.layout();
@@ -259,12 +260,12 @@ final class FrameWalker {
                 long instrPtr;
                 int owner;
                 if (frameObjects) {
-                    // 3.10: every caller in a running chain executes (it waits in its call); one read apart from the
-                    // copy that does not was suspended or finished meanwhile. (One in the copy is proven by its
+                    // 3.10: every caller in a running chain executes (it waits in its call) or unwinds; one read apart
+                    // from the copy that does neither was suspended or finished meanwhile. (One in the copy is proven by its
                     // second copy: the copy came before the thread state, and a frame object that returned then
                     // may be reused by the very call the thread state shows.) The innermost frame may be
                     // starting, returning or yielding: the thread state names it all the same.
-                    if (address != first && !fromCopy && frame[stateOffset] != executingState) {
+                    if (address != first && !fromCopy && !frameStates.inChain(frame[stateOffset])) {
                         return reader.memory().changes() ? CHANGED
                                 : malformed("frame at 0x%x is not executing (state %d)".formatted(address, frame[stateOffset]));
                     }
@@ -333,9 +334,9 @@ final class FrameWalker {
                     endedAtRoot = true;
                     break;
                 }
-                // 3.10: a generator or coroutine suspended between the copies has no caller, and is no thread's
-                // first frame.
-                endedAtRoot = previous == 0 && bottomOwner[owner] && (!frameObjects || frame[stateOffset] >= executingState);
+                // 3.10: a generator or coroutine suspended or finished between the reads has lost its caller (its
+                // f_back is cleared as it leaves), and is no thread's first frame: a thread's first frame still runs.
+                endedAtRoot = previous == 0 && bottomOwner[owner] && (!frameObjects || frameStates.inChain(frame[stateOffset]));
                 if (previous != 0 && !guard.step(previous)) {
                     return malformed(guard.tooLong()
                             ? "stack deeper than %d frames".formatted(MAX_DEPTH)

@@ -33,6 +33,7 @@ public final class CPython3_10 {
             frame_object.lasti                           0x60
             frame_object.state                           0x6c
             frame_state.executing                        0
+            frame_state.unwinding                        2
             code_object.size                             0xb0
             code_object.filename                         0x68
             code_object.name                             0x70
