@@ -87,8 +87,12 @@ class CallHeavyAccuracyTest {
             } else {
                 assertThat(run.err()).as("errors in cpu mode").containsPattern("Error rate: 0\\.\\d\\d%");
             }
+            StringBuilder profiledShares = new StringBuilder();
             for (String function : FUNCTIONS) {
-                assertThat(profiled.share(function)).as("%s share in %s mode (measured %s)", function, mode, measured)
+                profiledShares.append(String.format(" %s=%.4f", function, profiled.share(function)));
+            }
+            for (String function : FUNCTIONS) {
+                assertThat(profiled.share(function)).as("%s share in %s mode (measured %s, profiled%s)", function, mode, measured, profiledShares)
                         .isCloseTo(measured.get(function).asDouble(), within(0.02));
             }
         }

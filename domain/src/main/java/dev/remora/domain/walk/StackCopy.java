@@ -322,7 +322,12 @@ final class StackCopy implements SnapshotReader.Rider {
         return missed;
     }
 
-    /** Ends a walk: the frames it needed outside the chunk, and the records lately seen, plan the next read. */
+    /**
+     * Ends a walk: the frames it needed outside the chunk, and the records lately seen, plan the next
+     * read. A walk that had to read frames apart keeps the ranges the copy held as well: its thread may
+     * be switching between calls whose frames sit in different places (3.10's heap frames), and a copy
+     * that holds only the last ones seen would miss the others every other time.
+     */
     void finishWalk() {
         if (thread.cframe().isPresent()) {
             int size = (int) thread.cframe().get().size();
@@ -332,7 +337,11 @@ final class StackCopy implements SnapshotReader.Rider {
                 }
             }
         }
-        extras.copyFrom(nextExtras);
+        if (missed) {
+            extras.addAll(nextExtras);
+        } else {
+            extras.copyFrom(nextExtras);
+        }
     }
 
     /**
@@ -397,6 +406,13 @@ final class StackCopy implements SnapshotReader.Rider {
             count++;
             total += bytes;
             return true;
+        }
+
+        /** Adds {@code other}'s ranges, as many as the bounds allow. */
+        void addAll(Extras other) {
+            for (int i = 0; i < other.count; i++) {
+                add(other.start[i], other.length[i]);
+            }
         }
 
         void copyFrom(Extras other) {

@@ -214,6 +214,37 @@ class StackCopyTest {
     }
 
     @Test
+    void framesOfCallsTheThreadSwitchesBetweenAreAllCopiedAfterAMiss() throws Exception {
+        // 3.10: two calls in turn, each with its frame object far from the other's.
+        long other = HEAP_FRAME + 0x10_0000;
+        ChangingTarget target = target(HEAP_FRAME);
+        target.put(HEAP_FRAME, 0xAAAA);
+        target.put(other, 0xBBBB);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = new StackCopy(THREAD);
+        byte[] header = new byte[FRAME_SIZE];
+
+        read(copy, reader, target);
+        assertThat(copy.frame(HEAP_FRAME, header)).isFalse();
+        copy.finishWalk();
+        read(copy, reader, target);
+        assertThat(copy.frame(other, header)).as("the other call, not planned yet").isFalse();
+        copy.finishWalk();
+
+        read(copy, reader, target);
+        assertThat(copy.frame(HEAP_FRAME, header)).as("kept, though the last walk did not need it").isTrue();
+        assertThat(copy.frame(other, header)).isTrue();
+        assertThat(Bytes.getLong(header, 0)).isEqualTo(0xBBBB);
+        copy.finishWalk();
+
+        read(copy, reader, target);
+        assertThat(copy.frame(other, header)).isTrue();
+        copy.finishWalk();
+        read(copy, reader, target);
+        assertThat(copy.frame(HEAP_FRAME, header)).as("a walk that missed nothing plans only its own frames").isFalse();
+    }
+
+    @Test
     void aPlannedRangeThatIsGoneFailsOnceAndIsDropped() throws Exception {
         long gone = 0x7000_1000L;
         ChangingTarget target = target(gone);
