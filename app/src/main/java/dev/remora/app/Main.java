@@ -23,14 +23,12 @@ public final class Main {
 
     /** Runs the command line and returns its exit code; never throws at the user. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cli = new CommandLine(new RemoraCommand());
+        CommandLine cli = RemoraCommand.commandLine(args);
         cli.setOut(out);
         cli.setErr(err);
         UserErrorHandler errors = new UserErrorHandler();
         cli.setExecutionExceptionHandler(errors);
         cli.setParameterExceptionHandler(errors);
-        // Everything after the script name belongs to the script.
-        cli.getSubcommands().get("run").setStopAtPositional(true);
         return cli.execute(args);
     }
 }

@@ -1,14 +1,58 @@
 package dev.remora.app.cli;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
 /** The top-level command; the work is in its subcommands. */
-@Command(name = "remora", mixinStandardHelpOptions = true, version = "remora 0.1.0",
-        description = "Reads a running CPython 3.10-3.15 process from the outside and shows its Python stacks.",
-        subcommands = {RunCommand.class, AttachCommand.class, DumpCommand.class, BenchCommand.class})
+@Command(name = "remora", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
+        description = "Reads a running CPython 3.10-3.15 process from the outside and shows its Python stacks.")
 public final class RemoraCommand implements Runnable {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** The subcommands, in the order help lists them. */
+    private static final Map<String, Supplier<Object>> SUBCOMMANDS = new LinkedHashMap<>();
+
+    static {
+        SUBCOMMANDS.put("run", RunCommand::new);
+        SUBCOMMANDS.put("attach", AttachCommand::new);
+        SUBCOMMANDS.put("dump", DumpCommand::new);
+        SUBCOMMANDS.put("bench", BenchCommand::new);
+    }
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** The whole command line: every subcommand (for help and shell completion). */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new RemoraCommand());
+        SUBCOMMANDS.forEach((name, command) -> cli.addSubcommand(name, command.get()));
+        return prepared(cli);
+    }
+
+    /**
+     * The command line for {@code args}: when they name a subcommand, only that one is built, since
+     * reading the options of all of them is most of what a start costs.
+     */
+    public static CommandLine commandLine(String... args) {
+        if (args.length == 0 || !SUBCOMMANDS.containsKey(args[0])) {
+            return commandLine();
+        }
+        CommandLine cli = new CommandLine(new RemoraCommand());
+        cli.addSubcommand(args[0], SUBCOMMANDS.get(args[0]).get());
+        return prepared(cli);
+    }
+
+    private static CommandLine prepared(CommandLine cli) {
+        // Everything after the script name belongs to the script.
+        CommandLine run = cli.getSubcommands().get("run");
+        if (run != null) {
+            run.setStopAtPositional(true);
+        }
+        return cli;
+    }
 
     @Override
     public void run() {
