@@ -69,9 +69,12 @@ for v in "${VERSIONS[@]}"; do
 done
 
 # Debian 12's python3.11 links libpython statically into the executable, as most distributions'
-# interpreters do; its headers (libpython3.11-dev) let scripts/version-tables check its layout.
+# interpreters do; its headers (libpython3.11-dev) let scripts/version-tables check its layout. With no
+# JDK and no Maven in it, it is also where scripts/test-release.sh installs the release as a user would
+# (python3.11-venv and what it needs, named because debootstrap resolves no virtual packages: a fresh venv
+# with pip, for the wheel).
 BOOKWORM=$CACHE/bookworm-root
-BOOKWORM_PACKAGES=python3.11,libpython3.11-dev
+BOOKWORM_PACKAGES=python3.11,libpython3.11-dev,python3.11-venv,python3-distutils,python3-lib2to3,python3-pip-whl,python3-setuptools-whl
 build_root bookworm "$BOOKWORM" "$BOOKWORM_PACKAGES"
 mountpoint -q "$BOOKWORM/proc" || mount -t proc proc "$BOOKWORM/proc" || die "cannot mount proc in $BOOKWORM"
 out=$(chroot "$BOOKWORM" /usr/bin/python3.11 -c 'import sys; print(sys.version.split()[0])' 2>&1) \

@@ -1,0 +1,72 @@
+"""How fast Remora starts: `remora dump -a PID` of an 8-thread CPython 3.15 process, median wall time
+and peak memory of 5 runs, beside CPython 3.15's own `python3.15 -m profiling.sampling dump -a` on the
+same process in the same run; and a 50 ms `attach` from start to exit.
+
+usage: python3 scripts/bench-startup.py [REMORA ...]
+REMORA defaults to the release built by scripts/release.sh (dist/remora-*/bin/remora) and the clone's
+./remora. The target runs in the Debian sid root of scripts/provision-targets.sh.
+"""
+import glob
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SID = os.environ.get("REMORA_CACHE", "/var/cache/remora") + "/sid-root"
+RUNS = 5
+TARGET = """
+import threading, time
+for _ in range(7):
+    threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
+print("READY", flush=True)
+time.sleep(3600)
+"""
+
+
+def measure(command):
+    """Median wall seconds and the largest peak RSS (MiB) over RUNS runs of command."""
+    walls, peaks = [], []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        pid = os.fork()
+        if pid == 0:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            os.execvp(command[0], command)
+        _, status, usage = os.wait4(pid, 0)
+        walls.append(time.perf_counter() - start)
+        peaks.append(usage.ru_maxrss / 1024)
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"bench-startup: {' '.join(command)} failed")
+    return statistics.median(walls), max(peaks)
+
+
+def main():
+    remoras = sys.argv[1:] or sorted(glob.glob(f"{HERE}/dist/remora-*/bin/remora")) + [f"{HERE}/remora"]
+    target = subprocess.Popen(["chroot", SID, "python3.15", "-c", TARGET], stdout=subprocess.PIPE, text=True)
+    try:
+        if target.stdout.readline().strip() != "READY":
+            raise SystemExit("bench-startup: the target did not start")
+        pid = str(target.pid)
+        subprocess.run(remoras[0:1] + ["dump", "-a", pid], capture_output=True, check=True)  # page cache warm
+        rows = [(r, *measure([r, "dump", "-a", pid])) for r in remoras]
+        # From start to exit of a 50 ms profile: what sampling waits for is the rest, less the write.
+        rows += [(f"{r} attach -d 0.05", *measure([r, "attach", "-d", "0.05", "--collapsed", "-o", os.devnull, pid]))
+                 for r in remoras[:1]]
+        rows.append(("python3.15 -m profiling.sampling dump -a",
+                     *measure(["chroot", SID, "python3.15", "-m", "profiling.sampling", "dump", "-a", pid])))
+    finally:
+        target.kill()
+    reference = rows[-1][1]
+    print(f"{'command':60} {'median s':>9} {'peak MiB':>9} {'x reference':>12}")
+    for name, wall, peak in rows:
+        shown = os.path.relpath(name, HERE) if name.startswith(HERE) else name
+        print(f"{shown:60} {wall:9.3f} {peak:9.1f} {wall / reference:12.2f}")
+
+
+if __name__ == "__main__":
+    main()
