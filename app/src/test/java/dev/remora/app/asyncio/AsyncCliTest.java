@@ -7,6 +7,7 @@ import dev.remora.app.testing.ParkedTarget;
 import dev.remora.app.testing.ParkedThreads;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,6 +22,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code dump --async-aware} and {@code attach --async-aware} from the command line. */
+@Tag("targets")
 class AsyncCliTest {
 
     @TempDir

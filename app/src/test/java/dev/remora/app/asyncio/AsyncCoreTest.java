@@ -7,6 +7,7 @@ import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.walk.PythonProcess;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -18,6 +19,7 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A core file of an asyncio process holds the same task graph as the process it was taken from. */
+@Tag("targets")
 class AsyncCoreTest {
 
     static List<TargetInterpreter> interpreters() {

@@ -13,6 +13,7 @@ import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.ports.RemoteMemory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * task names, so names are checked against the target's own {@code task.get_name()}; and 3.14 reads
  * only the main thread, so the other threads are checked against what the target recorded.
  */
+@Tag("targets")
 class AsyncGraphTest {
 
     static List<TargetInterpreter> interpreters() {

@@ -8,6 +8,7 @@ import dev.remora.app.testing.TargetInterpreters;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.asyncio.AsyncThread;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,6 +21,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The JSON of a task graph: exactly the documented keys, CPython's shapes, dump's frames. */
+@Tag("targets")
 class AsyncJsonWriterTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();

@@ -4,6 +4,7 @@ import dev.remora.app.output.asyncio.AsyncTextWriter;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.asyncio.AsyncThread;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;
@@ -13,6 +14,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The text rendering of a task graph, line for line. */
+@Tag("targets")
 class AsyncTextWriterTest {
 
     @Test

@@ -7,6 +7,7 @@ import dev.remora.app.testing.TargetInterpreters;
 import dev.remora.domain.InspectionException.AsyncioUnavailable;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.walk.PythonProcess;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Where there is no task graph to read, the reading fails with a reason instead of returning an
  * empty graph that would look complete.
  */
+@Tag("targets")
 class AsyncUnavailableTest {
 
     static List<TargetInterpreter> olderThan314() {

@@ -8,6 +8,7 @@ import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.asyncio.AsyncTask;
 import dev.remora.domain.walk.PythonProcess;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * retried until one holds together: nearly all of them must succeed (CPython's own reader fails a
  * good share of its calls on this target), and what they return must be real tasks.
  */
+@Tag("targets")
 class BusyTargetTest {
 
     private static final int READINGS = 100;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.remora.app.dump.RemoraCli;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code remora bench} end to end on the provisioned interpreters: its JSON report, CPython's unwinder
  * measured on the same target, and what the frame marker changes in the reads (never the timings).
  */
+@Tag("targets")
 class BenchCommandTest {
 
     /** The provisioning's launcher for the Debian interpreter of that minor version. */

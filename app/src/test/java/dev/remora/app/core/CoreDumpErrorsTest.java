@@ -3,6 +3,7 @@ package dev.remora.app.core;
 import dev.remora.app.testing.UnsupportedPython;
 import dev.remora.app.testing.CoreFiles;
 import dev.remora.app.dump.RemoraCli;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +17,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Bad cores and bad combinations of arguments: one line on stderr, a non-zero exit, no stack trace. */
+@Tag("targets")
 class CoreDumpErrorsTest {
 
     @TempDir

@@ -11,6 +11,7 @@ import dev.remora.app.testing.ParkedTarget;
 import dev.remora.app.testing.ParkedThreads;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (MADV_GUARD_INSTALL): in gcore's cores of those targets every thread but the main one has a
  * zeroed stack, so only the main thread is compared there, and the kernel core carries the full comparison.
  */
+@Tag("targets")
 class LiveAndCoreDumpTest {
 
     @TempDir

@@ -1,6 +1,7 @@
 package dev.remora.app.dump;
 
 import dev.remora.app.testing.UnsupportedPython;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Bad input gets one line on stderr and a non-zero exit, never a stack trace. */
+@Tag("targets")
 class DumpErrorsTest {
 
     @Test

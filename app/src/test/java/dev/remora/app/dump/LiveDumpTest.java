@@ -8,6 +8,7 @@ import dev.remora.app.testing.ParkedTarget;
 import dev.remora.app.testing.ParkedThreads;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Dumps real interpreters whose threads are parked at known places and compares the result, frame by
  * frame and position by position, with the stacks the targets recorded of themselves.
  */
+@Tag("targets")
 class LiveDumpTest {
 
     static List<TargetInterpreter> interpreters() {

@@ -6,6 +6,7 @@ import dev.remora.app.testing.ParkedTarget;
 import dev.remora.app.testing.ParkedThreads;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -17,6 +18,7 @@ import java.util.TreeMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code --native-binding}: every binding dumps the same stacks, and it is refused where it means nothing. */
+@Tag("targets")
 class NativeBindingDumpTest {
 
     @Test

@@ -3,6 +3,7 @@ package dev.remora.app.dump;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code <native>} and {@code <GC>} frames appear where CPython 3.15's profiler puts them. */
+@Tag("targets")
 class PseudoFramesTest {
 
     private static final String SLOW_DEL = "Slow.__del__";

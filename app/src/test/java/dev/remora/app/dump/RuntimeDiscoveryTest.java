@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Finding {@code _PyRuntime} where the obvious place is wrong or gone. */
+@Tag("targets")
 class RuntimeDiscoveryTest {
 
     private static final String SCRIPT = "targets/parked_main.py";

@@ -10,6 +10,7 @@ import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
 import dev.remora.domain.walk.WalkStats;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -18,6 +19,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Repeated snapshots reuse decoded code objects and frames, and give the same stacks as the first. */
+@Tag("targets")
 class SnapshotCacheTest {
 
     static List<TargetInterpreter> interpreters() {

@@ -9,6 +9,7 @@ import dev.remora.app.testing.TargetInterpreters;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
 import dev.remora.ports.RemoteMemory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -22,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every interpreter of a process is walked, not only the main one. */
+@Tag("targets")
 class SubinterpreterDumpTest {
 
     static List<TargetInterpreter> interpreters() {

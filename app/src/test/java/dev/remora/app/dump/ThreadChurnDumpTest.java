@@ -11,6 +11,7 @@ import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.model.ThreadStack;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * made while it is read must be read again or left out, never end the dump nor give a wrong thread
  * list. Every dump must show the parked main thread and the parked worker, whole.
  */
+@Tag("targets")
 class ThreadChurnDumpTest {
 
     private static final int DUMPS = 1000;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Thread status comes from the GIL, the OS and (3.15) the thread's exception state. */
+@Tag("targets")
 class ThreadStatusTest {
 
     static List<TargetInterpreter> interpreters() {

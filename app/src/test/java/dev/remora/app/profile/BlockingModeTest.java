@@ -5,6 +5,7 @@ import dev.remora.app.dump.RemoraCli;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * untraced, afterwards. A target another tracer holds is a one-line error; run, whose target is the
  * JVM's own child, refuses the option.
  */
+@Tag("targets")
 class BlockingModeTest {
 
     private static final ChurnStacks CHURN = new ChurnStacks(0);

@@ -6,6 +6,7 @@ import dev.remora.app.dump.RemoraCli;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.within;
  * perf_counter, CPU time with thread_time — and nearly every tick must become a sample: the ticks
  * lost are those that land where the stack moves, so losing them biases the profile.
  */
+@Tag("targets")
 class CallHeavyAccuracyTest {
 
     private static final double TARGET_SECONDS = 7;

@@ -4,6 +4,7 @@ import dev.remora.app.dump.RemoraCli;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -21,6 +22,7 @@ import java.util.zip.GZIPInputStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Each output format, written from a real profile of a real target, names the target's hot function. */
+@Tag("targets")
 class EveryFormatTest {
 
     private static final List<String> FORMATS = List.of("pstats", "collapsed", "flamegraph", "speedscope", "gecko", "pprof", "jsonl");

@@ -17,6 +17,7 @@ import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
 import dev.remora.domain.walk.WalkStats;
 import dev.remora.ports.RemoteMemory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * stacks that existed, through the snapshot path and through a profile's remembered tails, while
  * reading far less of a deep stack.
  */
+@Tag("targets")
 class FrameMarkerTest {
 
     /** Deeper than the stacks on which the marker is moved, so that every walk keeps one. */

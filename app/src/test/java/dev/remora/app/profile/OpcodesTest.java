@@ -6,6 +6,7 @@ import dev.remora.app.dump.RemoraCli;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,6 +26,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code --opcodes}: the instructions samples end on, named as each version names them. */
+@Tag("targets")
 class OpcodesTest {
 
     private static final Pattern DATA = Pattern.compile("<script type=\"application/json\" id=\"profile-data\">(.*?)</script>",

@@ -7,6 +7,7 @@ import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * quarter of such samples were chimeras. What can still slip through (a change and its undoing
  * inside one re-check read) is bounded here at one sample in a thousand (at least one allowed).
  */
+@Tag("targets")
 class PossibleStacksTest {
 
     private static final ChurnStacks CHURN = new ChurnStacks(0);

@@ -6,6 +6,7 @@ import dev.remora.app.dump.RemoraCli;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.within;
  * A target measures how its wall time splits between three functions; the profile must find the same
  * split. In cpu mode the function that sleeps must all but vanish.
  */
+@Tag("targets")
 class ProfileAccuracyTest {
 
     private static final double TARGET_SECONDS = 6;

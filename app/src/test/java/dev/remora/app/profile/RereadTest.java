@@ -16,6 +16,7 @@ import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * times. A stack that moved a few times is read again until it holds, and comes out exact; one that
  * moves on every read is given up after the re-reads, as moved, never shown as whole.
  */
+@Tag("targets")
 class RereadTest {
 
     private static final SnapshotOptions MAIN = SnapshotOptions.threads(false);

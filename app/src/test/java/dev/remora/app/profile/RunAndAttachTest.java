@@ -3,6 +3,7 @@ package dev.remora.app.profile;
 import dev.remora.app.dump.RemoraCli;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code remora run} and {@code attach} end to end: the target's life, Ctrl-C, bad starts. */
+@Tag("targets")
 class RunAndAttachTest {
 
     @TempDir

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Checks the harness itself: every provisioned interpreter runs parked_threads.py and records the
  * stacks the script promises, and on 3.15 CPython's own unwinder agrees with those records.
  */
+@Tag("targets")
 class ParkedTargetSmokeTest {
 
     static List<TargetInterpreter> targets() {

@@ -9,6 +9,7 @@ import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The task graph over memory that is not a healthy CPython: every reading ends, in an error or in a
  * graph, and never hangs or runs out of memory. The offsets are the real Debian ones.
  */
+@Tag("targets")
 class AsyncGarbageMemoryTest {
 
     private static final long RUNTIME = 0x7f00_0000_0000L;

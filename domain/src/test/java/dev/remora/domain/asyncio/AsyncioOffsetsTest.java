@@ -4,6 +4,7 @@ import dev.remora.domain.InspectionException;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DebugOffsetsDecoder;
 import dev.remora.domain.testing.DebianRuntimeSections;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Decodes the AsyncioDebug sections the Debian interpreters ship, and rejects damaged copies. */
+@Tag("targets")
 class AsyncioOffsetsTest {
 
     @ParameterizedTest

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * parser against co_positions() on every instruction of every code object. A missing targets
  * file, an empty one or a target that does not run fails the test.
  */
+@Tag("targets")
 class LineTableConformanceTest {
 
     /** Far below any 3.13+ standard library, far above an accidental partial run. */

@@ -1,6 +1,7 @@
 package dev.remora.domain.offsets;
 
 import dev.remora.domain.InspectionException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Decodes the debug offsets the real Debian interpreters ship, and rejects damaged copies of them. */
+@Tag("targets")
 class DebugOffsetsDecoderTest {
 
     @ParameterizedTest

@@ -8,6 +8,7 @@ import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DebugOffsetsDecoder;
 import dev.remora.domain.offsets.PythonVersion;
 import dev.remora.domain.testing.DebianRuntimeSections;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * stack, and never hang or run out of memory. The offsets are the real Debian ones, and the
  * generated tables of 3.11 and 3.12.
  */
+@Tag("targets")
 class GarbageMemoryTest {
 
     private static final long RUNTIME = 0x7f00_0000_0000L;

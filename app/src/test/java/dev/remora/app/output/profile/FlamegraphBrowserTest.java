@@ -5,6 +5,7 @@ import dev.remora.app.testing.ChromiumPage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.within;
  * inverts when used as a person would (clicks and typing, as DOM events). Screenshots of each state
  * land in target/flamegraph-browser/.
  */
+@Tag("targets")
 class FlamegraphBrowserTest {
 
     private static final Path DIR = Path.of("target", "flamegraph-browser");

@@ -1,5 +1,6 @@
 package dev.remora.app.output.profile;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every kind of value the marshal writer knows, as CPython 3.15 and the machine's python3 read it back. */
+@Tag("targets")
 class MarshalWriterTest {
 
     private static final String PRINT_REPR = "import marshal, sys; print(ascii(marshal.loads(open(sys.argv[1], 'rb').read())))";

@@ -4,6 +4,7 @@ import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileMode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -14,6 +15,7 @@ import static dev.remora.app.output.profile.ProfileFixture.frame;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** pstats files read back by real Pythons: CPython 3.15 and the machine's older python3 (pstats.Stats, python -m pstats). */
+@Tag("targets")
 class PstatsWriterTest {
 
     /** repr() of the stats dict of {@link Stacks#small()}: written here by hand from the counting rules. */

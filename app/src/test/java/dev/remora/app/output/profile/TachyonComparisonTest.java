@@ -6,6 +6,7 @@ import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileMode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The same samples through CPython 3.15's own profiler collectors and through Remora's writers: the
  * printed tables, the pstats dicts and the collapsed files must be the same.
  */
+@Tag("targets")
 class TachyonComparisonTest {
 
     private static Python python;
