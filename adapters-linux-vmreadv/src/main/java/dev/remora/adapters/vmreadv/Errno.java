@@ -1,6 +1,7 @@
 package dev.remora.adapters.vmreadv;
 
 import dev.remora.ports.MemoryAccessException;
+import dev.remora.ports.PtraceAdvice;
 
 /** The errno values {@code process_vm_readv} reports, and what each means for a read. */
 final class Errno {

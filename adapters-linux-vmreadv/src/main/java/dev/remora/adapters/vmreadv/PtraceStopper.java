@@ -4,6 +4,7 @@ import dev.remora.ports.ProcessStopException;
 import dev.remora.ports.ProcessStopException.Reason;
 import dev.remora.ports.ProcessStopper;
 
+import dev.remora.ports.PtraceAdvice;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

@@ -1,6 +1,7 @@
 package dev.remora.adapters.procmem;
 
 import dev.remora.ports.MemoryAccessException;
+import dev.remora.ports.PtraceAdvice;
 import dev.remora.ports.RemoteMemory;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -6,6 +6,7 @@ import dev.remora.ports.MemoryMapping;
 import dev.remora.ports.ProcessImage;
 import dev.remora.ports.ProcessImageException;
 import dev.remora.ports.ProcessImageException.Reason;
+import dev.remora.ports.PtraceAdvice;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;

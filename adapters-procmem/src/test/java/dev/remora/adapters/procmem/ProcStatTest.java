@@ -3,6 +3,7 @@ package dev.remora.adapters.procmem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.remora.ports.MemoryAccessException;
+import dev.remora.ports.PtraceAdvice;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

@@ -1,22 +1,22 @@
-package dev.remora.adapters.procmem;
+package dev.remora.ports;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
-/** Explains a ptrace permission refusal in terms a user can act on. */
-final class PtraceAdvice {
+/** Explains a ptrace permission refusal in terms a user can act on; what every live backend says. */
+public final class PtraceAdvice {
 
-    static final Path PTRACE_SCOPE = Path.of("/proc/sys/kernel/yama/ptrace_scope");
+    public static final Path PTRACE_SCOPE = Path.of("/proc/sys/kernel/yama/ptrace_scope");
 
     private PtraceAdvice() {}
 
-    static String message(int pid) {
+    public static String message(int pid) {
         return message(pid, currentScope(PTRACE_SCOPE));
     }
 
-    static String message(int pid, Optional<String> scope) {
+    public static String message(int pid, Optional<String> scope) {
         String base = ("permission denied reading process %d: run as root, or give the tool CAP_SYS_PTRACE, "
                 + "or set %s to 0").formatted(pid, PTRACE_SCOPE);
         return scope.map(s -> base + (s.equals("3")
@@ -25,7 +25,7 @@ final class PtraceAdvice {
                 .orElse(base);
     }
 
-    static Optional<String> currentScope(Path file) {
+    public static Optional<String> currentScope(Path file) {
         try {
             return Optional.of(Files.readString(file).strip()).filter(s -> !s.isEmpty());
         } catch (IOException | SecurityException e) {
