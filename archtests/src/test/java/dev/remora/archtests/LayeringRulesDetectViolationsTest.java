@@ -9,6 +9,8 @@ import dev.remora.adapters.procmem.archfixture.OtherAdapterType;
 import dev.remora.adapters.vmreadv.archfixture.ReachesIntoOtherAdapter;
 import dev.remora.domain.archfixture.CleanDomainCode;
 import dev.remora.domain.archfixture.ReadsFileSystem;
+import dev.remora.domain.archfixtureleft.Left;
+import dev.remora.domain.archfixtureright.Right;
 import org.junit.jupiter.api.Test;
 
 /** Shows the rules catch what they are meant to, using small fixture classes from the test sources. */
@@ -43,5 +45,13 @@ class LayeringRulesDetectViolationsTest {
 
         assertThat(LayeringTest.ADAPTERS_ARE_INDEPENDENT_OF_EACH_OTHER.evaluate(classes).hasViolation()).isTrue();
         assertThat(LayeringTest.ADAPTERS_DEPEND_NEITHER_ON_DOMAIN_NOR_APP.evaluate(classes).hasViolation()).isTrue();
+    }
+
+    @Test
+    void domainCycleRuleReportsTwoPackagesUsingEachOther() {
+        EvaluationResult result = LayeringTest.DOMAIN_PACKAGES_ARE_FREE_OF_CYCLES
+                .evaluate(importClasses(Left.class, Right.class));
+
+        assertThat(result.hasViolation()).isTrue();
     }
 }

@@ -83,6 +83,11 @@ public class LayeringTest {
             .matching("dev.remora.(*)..")
             .should().beFreeOfCycles();
 
+    static final ArchRule DOMAIN_PACKAGES_ARE_FREE_OF_CYCLES = slices()
+            .matching("dev.remora.domain.(*)..")
+            .should().beFreeOfCycles()
+            .because("each part of the domain (walk, asyncio, profile, ...) can be read on its own, from the bottom up");
+
     @ArchTest
     static void domainUsesOnlyPortsAndPlainJdk(JavaClasses classes) {
         DOMAIN_USES_ONLY_PORTS_AND_PLAIN_JDK.check(classes);
@@ -116,6 +121,11 @@ public class LayeringTest {
     @ArchTest
     static void topLevelPackagesAreFreeOfCycles(JavaClasses classes) {
         TOP_LEVEL_PACKAGES_ARE_FREE_OF_CYCLES.check(classes);
+    }
+
+    @ArchTest
+    static void domainPackagesAreFreeOfCycles(JavaClasses classes) {
+        DOMAIN_PACKAGES_ARE_FREE_OF_CYCLES.check(classes);
     }
 
     /** Guards against the import silently missing a layer, which would make the rules above weaker. */

@@ -8,7 +8,7 @@ import dev.remora.domain.profile.ProfileInfo;
 import dev.remora.domain.profile.ProfileMode;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
-import dev.remora.domain.walk.StackVisitor;
+import dev.remora.domain.model.StackVisitor;
 import dev.remora.domain.model.FrameInfo;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

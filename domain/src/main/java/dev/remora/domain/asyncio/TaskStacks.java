@@ -2,7 +2,7 @@ package dev.remora.domain.asyncio;
 
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.model.FrameInfo;
-import dev.remora.domain.walk.StackVisitor;
+import dev.remora.domain.model.StackVisitor;
 
 import java.util.HashMap;
 import java.util.HashSet;

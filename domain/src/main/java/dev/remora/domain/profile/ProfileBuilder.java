@@ -2,7 +2,7 @@ package dev.remora.domain.profile;
 
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.StackProblem;
-import dev.remora.domain.walk.StackVisitor;
+import dev.remora.domain.model.StackVisitor;
 
 import java.util.Arrays;
 import java.util.Optional;

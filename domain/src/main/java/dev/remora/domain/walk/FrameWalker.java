@@ -6,6 +6,7 @@ import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.PseudoFrames;
 import dev.remora.domain.model.StackProblem;
+import dev.remora.domain.model.StackVisitor;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.VersionLayout;

@@ -12,6 +12,7 @@ import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.model.StackProblem;
+import dev.remora.domain.model.StackVisitor;
 import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.PythonVersion;

@@ -3,6 +3,7 @@ package dev.remora.domain.walk;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.InterpreterStacks;
 import dev.remora.domain.model.StackProblem;
+import dev.remora.domain.model.StackVisitor;
 import dev.remora.domain.model.ThreadStack;
 import dev.remora.domain.model.ThreadStatus;
 

@@ -1,7 +1,4 @@
-package dev.remora.domain.walk;
-
-import dev.remora.domain.model.FrameInfo;
-import dev.remora.domain.model.StackProblem;
+package dev.remora.domain.model;
 
 import java.util.Optional;
 
@@ -20,7 +17,7 @@ public interface StackVisitor {
     /**
      * A thread is next.
      *
-     * @param status {@link dev.remora.domain.model.ThreadStatus} bits
+     * @param status {@link ThreadStatus} bits
      * @return whether to walk its frames; when false, neither frames nor the end of the thread follow
      */
     boolean beginThread(long interpreterId, long threadId, int status);
