@@ -28,6 +28,7 @@ final class FfmProcessVm {
      * unsigned long, unsigned long flags)}, capturing errno; null when it cannot be bound here
      * (not 64-bit Linux, or the C library does not export it).
      */
+    @SuppressWarnings("restricted") // the launchers and the jar's manifest enable native access for Remora
     static MethodHandle bind(String name) {
         if (!System.getProperty("os.name", "").toLowerCase().startsWith("linux") || ADDRESS.byteSize() != 8) {
             return null;

@@ -33,6 +33,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * PTRACE_LISTEN}). Threads started since the last stop are seized and stopped too, until a listing
  * of the process's threads finds no new one.
  */
+@SuppressWarnings("restricted") // the launchers and the jar's manifest enable native access for Remora
 public final class PtraceStopper implements ProcessStopper {
 
     private static final int PTRACE_CONT = 7;

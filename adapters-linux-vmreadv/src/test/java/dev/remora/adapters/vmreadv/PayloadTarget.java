@@ -36,7 +36,7 @@ record PayloadTarget(PythonTarget process, byte[] payload, long payloadAddr, lon
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.close();
     }
 }

@@ -39,7 +39,7 @@ class MapsParserTest {
     void keepsPseudoPathsAndLeavesAnonymousMappingsWithout() {
         List<MemoryMapping> all = MapsParser.parse("""
                 7ffc6c6b4000-7ffc6c6d5000 rw-p 00000000 00:00 0                          [stack]
-                7fc516fd0000-7fc517015000 rw-p 00000000 00:00 0\u0020
+                7fc516fd0000-7fc517015000 rw-p 00000000 00:00 0\s
                 7fc516fd0000-7fc517015000 rw-p 00000000 00:00 0
                 ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]
                 """);

@@ -13,5 +13,5 @@ public interface BenchSide extends AutoCloseable {
     BenchResult result();
 
     @Override
-    void close() throws Exception;
+    void close();
 }

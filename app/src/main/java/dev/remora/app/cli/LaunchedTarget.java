@@ -100,7 +100,7 @@ final class LaunchedTarget implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         try {
             Runtime.getRuntime().removeShutdownHook(killChild);
         } catch (IllegalStateException shuttingDown) {
@@ -111,8 +111,13 @@ final class LaunchedTarget implements AutoCloseable {
         }
         if (child.isAlive()) {
             child.destroy();
-            if (!child.waitFor(3, TimeUnit.SECONDS)) {
-                child.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
+            try {
+                if (!child.waitFor(3, TimeUnit.SECONDS)) {
+                    child.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                child.destroyForcibly();
+                Thread.currentThread().interrupt(); // the caller's interrupt stays for it to see
             }
         }
     }

@@ -56,7 +56,7 @@ public final class TargetOptions {
      * A failure here is left for the real open to report.
      */
     static void warmUp(BackendOption backend) {
-        try (Ports ignored = open(backend, (int) ProcessHandle.current().pid())) {
+        try (Ports _ = open(backend, (int) ProcessHandle.current().pid())) {
             // Opening was the point.
         } catch (InspectionException | RuntimeException e) {
             // The target's own open says what is wrong.

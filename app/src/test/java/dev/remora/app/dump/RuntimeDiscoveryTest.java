@@ -1,6 +1,7 @@
 package dev.remora.app.dump;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.remora.app.testing.ParkedTarget;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
@@ -16,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -121,8 +121,8 @@ class RuntimeDiscoveryTest {
         }
 
         @Override
-        public void close() throws InterruptedException {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        public void close() {
+            ParkedTarget.kill(process);
         }
     }
 }

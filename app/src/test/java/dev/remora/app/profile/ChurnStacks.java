@@ -1,5 +1,6 @@
 package dev.remora.app.profile;
 
+import dev.remora.app.testing.ParkedTarget;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.domain.InspectionException;
@@ -18,7 +19,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,8 +48,8 @@ final class ChurnStacks {
         }
 
         @Override
-        public void close() throws InterruptedException {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        public void close() {
+            ParkedTarget.kill(process);
         }
     }
 

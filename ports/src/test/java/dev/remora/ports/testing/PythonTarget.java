@@ -72,8 +72,12 @@ public final class PythonTarget implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the caller's interrupt stays for it to see
+        }
     }
 }

@@ -4,6 +4,7 @@ import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -25,9 +26,9 @@ final class Python implements AutoCloseable {
     private final List<String> command;
     private final Path hostDir;
     private final String seenDir;
-    private final AutoCloseable cleanup;
+    private final Closeable cleanup;
 
-    private Python(List<String> command, Path hostDir, String seenDir, AutoCloseable cleanup) {
+    private Python(List<String> command, Path hostDir, String seenDir, Closeable cleanup) {
         this.command = command;
         this.hostDir = hostDir;
         this.seenDir = seenDir;
@@ -41,7 +42,7 @@ final class Python implements AutoCloseable {
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no CPython 3.15 among the targets: run scripts/provision-targets.sh"));
         ScratchDir dir = ScratchDir.create(interpreter, "remora-profile-");
-        return new Python(interpreter.command("-I", "-X", "utf8"), dir.host(), dir.inRoot(), dir);
+        return new Python(interpreter.command("-I", "-X", "utf8"), dir.host(), dir.inRoot(), dir::close);
     }
 
     /** The machine's python3. */
@@ -74,7 +75,7 @@ final class Python implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         cleanup.close();
     }
 
