@@ -8,7 +8,7 @@ ROOT=$(dirname "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")")
 cd "$ROOT"
 # shellcheck source=jdk.sh
 source scripts/jdk.sh
-mvn -q -B install -DskipTests
-mvn -q -B -pl app dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$ROOT/app/target/jmh.classpath"
+./mvnw -q -B install -DskipTests
+./mvnw -q -B -pl app dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$ROOT/app/target/jmh.classpath"
 exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
     -cp "app/target/test-classes:app/target/classes:$(cat app/target/jmh.classpath)" org.openjdk.jmh.Main "$@"

@@ -29,7 +29,7 @@ JVM_OPTS=(-XX:+UseSerialGC -XX:-UsePerfData -Dguice_bytecode_gen_option=DISABLED
 step() { echo "release: $*" >&2; }
 
 step "building $NAME (commit $COMMIT)"
-mvn -q -B -DskipTests -Dremora.commit="$COMMIT" -pl app -am package
+./mvnw -q -B -DskipTests -Dremora.commit="$COMMIT" -pl app -am package
 
 rm -rf "$STAGE" "$DIST/$NAME"-*.tar.gz "$DIST/$NAME"-*.whl
 mkdir -p "$STAGE/bin" "$STAGE/lib" "$STAGE/share/bash-completion/completions" "$STAGE/share/zsh/site-functions"
