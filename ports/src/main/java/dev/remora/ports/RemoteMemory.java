@@ -1,8 +1,5 @@
 package dev.remora.ports;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * Read access to another process's address space, live or recorded.
  * Implementations must be safe for any address: bad addresses fail, they never crash the reader.
@@ -11,23 +8,6 @@ public interface RemoteMemory extends AutoCloseable {
 
     /** Reads exactly {@code length} bytes at {@code address} into {@code dst[offset..]}. */
     void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException;
-
-    /**
-     * Reads several ranges, ideally in one round trip. Every range gets an outcome; a failure of one
-     * range does not hide what the others delivered.
-     */
-    default List<RangeOutcome> readBatch(List<ReadRange> ranges) {
-        List<RangeOutcome> outcomes = new ArrayList<>(ranges.size());
-        for (ReadRange r : ranges) {
-            try {
-                read(r.address(), r.buffer(), r.offset(), r.length());
-                outcomes.add(new RangeOutcome.Complete(r.length()));
-            } catch (MemoryAccessException e) {
-                outcomes.add(new RangeOutcome.Failed(e));
-            }
-        }
-        return outcomes;
-    }
 
     /**
      * Reads {@code count} ranges, in one round trip where the backend can, without allocating: range

@@ -1,6 +1,5 @@
 package dev.remora.adapters.vmreadv;
 
-import dev.remora.ports.ReadRange;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,8 +1,6 @@
 package dev.remora.adapters.vmreadv;
 
 import dev.remora.ports.MemoryAccessException;
-import dev.remora.ports.RangeOutcome;
-import dev.remora.ports.ReadRange;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

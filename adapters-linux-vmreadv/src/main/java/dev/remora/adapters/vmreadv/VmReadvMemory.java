@@ -1,8 +1,6 @@
 package dev.remora.adapters.vmreadv;
 
 import dev.remora.ports.MemoryAccessException;
-import dev.remora.ports.RangeOutcome;
-import dev.remora.ports.ReadRange;
 import dev.remora.ports.RemoteMemory;
 import java.util.List;
 import java.util.Objects;
@@ -144,7 +142,10 @@ public final class VmReadvMemory implements RemoteMemory {
         }
     }
 
-    @Override
+    /**
+     * Reads several ranges in as few calls as the kernel allows; every range gets an outcome, and a
+     * failure of one range does not hide what the others delivered.
+     */
     public List<RangeOutcome> readBatch(List<ReadRange> ranges) {
         lock.lock();
         try {

@@ -1,6 +1,5 @@
 package dev.remora.adapters.vmreadv;
 
-import dev.remora.ports.ReadRange;
 import java.util.List;
 
 /** Passes every call to a real reader and counts them, to check how many system calls a batch costs. */

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.remora.ports.MemoryAccessException;
-import dev.remora.ports.RangeOutcome;
-import dev.remora.ports.ReadRange;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

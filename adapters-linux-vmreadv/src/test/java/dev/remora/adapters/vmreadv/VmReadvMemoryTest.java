@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.remora.ports.MemoryAccessException;
-import dev.remora.ports.RangeOutcome;
-import dev.remora.ports.ReadRange;
 import dev.remora.ports.testing.WriteCheck;
 import java.nio.file.Path;
 import java.util.ArrayList;

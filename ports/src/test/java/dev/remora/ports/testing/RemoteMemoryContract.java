@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.remora.ports.MemoryAccessException;
-import dev.remora.ports.RangeOutcome;
-import dev.remora.ports.ReadRange;
 import dev.remora.ports.RemoteMemory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -93,21 +90,6 @@ public abstract class RemoteMemoryContract {
         assertThat(Arrays.copyOfRange(dst, 0, page)).containsOnly(0x5A);
     }
 
-    @Test
-    void batchGivesEachRangeItsOwnOutcome() {
-        byte[] a = new byte[64];
-        byte[] b = new byte[64];
-        List<RangeOutcome> outcomes = memory.readBatch(List.of(
-                ReadRange.of(payloadAddr + 64, a),
-                ReadRange.of(0x10, new byte[8]),
-                ReadRange.of(payloadAddr + 200_000, b)));
-        assertThat(outcomes.get(0)).isEqualTo(new RangeOutcome.Complete(64));
-        assertThat(outcomes.get(1)).isInstanceOfSatisfying(RangeOutcome.Failed.class,
-                f -> assertThat(f.cause()).isInstanceOf(MemoryAccessException.Unmapped.class));
-        assertThat(outcomes.get(2)).isEqualTo(new RangeOutcome.Complete(64));
-        assertThat(a).isEqualTo(Arrays.copyOfRange(payload, 64, 128));
-        assertThat(b).isEqualTo(Arrays.copyOfRange(payload, 200_000, 200_064));
-    }
 
     @Test
     void readPrefixCountsTheRangesBeforeTheFirstThatFails() {

@@ -1,4 +1,6 @@
-package dev.remora.ports;
+package dev.remora.adapters.vmreadv;
+
+import dev.remora.ports.MemoryAccessException;
 
 /** What a batched read achieved for one range. */
 public sealed interface RangeOutcome {

@@ -1,4 +1,4 @@
-package dev.remora.ports;
+package dev.remora.adapters.vmreadv;
 
 import java.util.Objects;
 
