@@ -96,7 +96,7 @@ public final class BenchCommand implements Callable<Integer> {
                     .formatted(api, code), UserErrorHandler.EXIT_USAGE);
         }
         Path exe = python != null ? PythonFinder.check(python) : PythonFinder.find();
-        try (LaunchedTarget target = LaunchedTarget.start(List.of(exe.toString(), "-c", code.source()), true, backend)) {
+        try (LaunchedTarget target = LaunchedTarget.start(List.of(exe.toString(), "-c", code.source()), LaunchedTarget.Output.DISCARDED, backend)) {
             PythonProcess process = target.attach(backend);
             Thread.sleep(1000); // let the workload reach its steady shape
             return measure(process, code.name(), Optional.ofNullable(cpython).or(() -> Optional.of(exe)), nanos);

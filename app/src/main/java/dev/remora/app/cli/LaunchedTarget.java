@@ -28,14 +28,19 @@ final class LaunchedTarget implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(killChild);
     }
 
-    /**
-     * Starts {@code command}, to be read through {@code backend}; {@code quiet} discards its output
-     * instead of sharing the terminal.
-     */
-    static LaunchedTarget start(List<String> command, boolean quiet, BackendOption backend) throws IOException {
+    /** Where the target's own output goes. */
+    enum Output {
+        /** The terminal Remora runs in: the user's script talks to the user. */
+        SHARED,
+        /** Nowhere: a workload Remora started for itself. */
+        DISCARDED
+    }
+
+    /** Starts {@code command}, to be read through {@code backend}; its output goes where {@code output} says. */
+    static LaunchedTarget start(List<String> command, Output output, BackendOption backend) throws IOException {
         TargetOptions.warmUp(backend);
         ProcessBuilder builder = new ProcessBuilder(command);
-        if (quiet) {
+        if (output == Output.DISCARDED) {
             builder.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
         } else {
             builder.inheritIO();

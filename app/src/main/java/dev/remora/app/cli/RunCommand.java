@@ -54,7 +54,7 @@ public final class RunCommand implements Callable<Integer> {
             command.addAll(List.of("-m", module));
         }
         command.addAll(args);
-        try (LaunchedTarget target = LaunchedTarget.start(command, false, backend)) {
+        try (LaunchedTarget target = LaunchedTarget.start(command, LaunchedTarget.Output.SHARED, backend)) {
             ProfileOutput output = ProfileOutput.prepare(profile, target.pid(), spec.commandLine().getOut(),
                     spec.commandLine().getErr());
             PythonProcess process = target.attach(backend);
