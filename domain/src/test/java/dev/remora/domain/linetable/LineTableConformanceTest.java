@@ -3,6 +3,7 @@ package dev.remora.domain.linetable;
 import dev.remora.domain.offsets.LineTableFormat;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.remora.ports.testing.ProvisionedTargets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,7 +33,9 @@ class LineTableConformanceTest {
 
     @TestFactory
     Stream<DynamicTest> parserAgreesWithCoPositionsOnTheWholeStandardLibrary() throws IOException {
-        List<InterpreterTarget> targets = InterpreterTargets.load(InterpreterTargets.location());
+        List<InterpreterTarget> targets = ProvisionedTargets.all().stream()
+                .map(entry -> new InterpreterTarget(entry.name(), entry.root().toString(), entry.executable()))
+                .toList();
         return targets.stream().map(target -> DynamicTest.dynamicTest(target.name(), () -> verify(target)));
     }
 
