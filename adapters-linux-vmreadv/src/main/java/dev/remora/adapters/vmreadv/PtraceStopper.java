@@ -98,9 +98,10 @@ public final class PtraceStopper implements ProcessStopper {
     public void stop() throws ProcessStopException {
         long deadline = System.nanoTime() + STOP_TIMEOUT_NANOS;
         try {
-            seizeNewThreads();
+            // The threads known from the last stop first; then one listing finds those started since,
+            // and in a process whose threads stay put it is the only listing this stop makes.
             stopAll(threads.keySet().stream().toList(), deadline);
-            // Threads started while the others were being stopped: until a listing finds none.
+            // Threads started meanwhile, and those they started: until a listing finds none.
             for (int listing = 0; listing < MAX_LISTINGS; listing++) {
                 java.util.List<Integer> fresh = seizeNewThreads();
                 if (fresh.isEmpty()) {

@@ -60,13 +60,17 @@ class BlockingModeTest {
             return target;
         }
 
-        /** Each thread's state letter, from /proc. */
+        /** Each thread's state letter, from /proc; '?' for one that ended while the list was read. */
         List<Character> threadStates() throws Exception {
             List<Character> states = new ArrayList<>();
             try (var tasks = Files.list(Path.of("/proc", Integer.toString(pid), "task"))) {
                 for (Path task : tasks.toList()) {
-                    String stat = Files.readString(task.resolve("stat"));
-                    states.add(stat.charAt(stat.lastIndexOf(')') + 2));
+                    try {
+                        String stat = Files.readString(task.resolve("stat"));
+                        states.add(stat.charAt(stat.lastIndexOf(')') + 2));
+                    } catch (java.nio.file.NoSuchFileException ended) {
+                        states.add('?');
+                    }
                 }
             }
             return states;
@@ -130,6 +134,27 @@ class BlockingModeTest {
                     assertThat(target.threadStates()).as("stopped, round %d", i).containsOnly('t');
                     stopper.resume();
                     assertThat(target.threadStates()).as("running again, round %d", i).doesNotContain('t');
+                }
+            }
+            assertThat(tracer(target.pid())).isEqualTo("0");
+            assertThat(target.alive()).isTrue();
+        }
+    }
+
+    @Test
+    void threadsStartedAfterTheSeizeAreStoppedToo() throws Exception {
+        TargetInterpreter python = TargetInterpreters.all().getFirst();
+        // Threads start and end all the time: each stop must hold the ones started since the last.
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-blocking-churn-");
+             Detached target = Detached.start(python, dir, "thread_churn.py", "READY")) {
+            try (PtraceStopper stopper = PtraceStopper.seize(target.pid())) {
+                for (int i = 0; i < 50; i++) {
+                    stopper.stop();
+                    // A traced thread that ended stays a zombie until its tracer reaps it.
+                    assertThat(target.threadStates()).as("stopped, round %d", i)
+                            .contains('t').allMatch(state -> state == 't' || state == 'Z' || state == 'X');
+                    stopper.resume();
+                    Thread.sleep(2);
                 }
             }
             assertThat(tracer(target.pid())).isEqualTo("0");
