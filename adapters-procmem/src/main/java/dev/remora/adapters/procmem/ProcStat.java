@@ -34,6 +34,19 @@ record ProcStat(char state, OptionalLong startTime) {
         return new ProcStat(fields[0].charAt(0), startTime);
     }
 
+    /** The parent's pid (field 4) from a stat line. */
+    static int parent(String line) {
+        int close = line.lastIndexOf(") ");
+        if (close < 0 || close + 2 >= line.length()) {
+            throw new IllegalArgumentException("not a stat line: " + line);
+        }
+        String[] fields = line.substring(close + 2).strip().split(" ");
+        if (fields.length < 2) {
+            throw new IllegalArgumentException("not a stat line: " + line);
+        }
+        return Integer.parseInt(fields[1]);
+    }
+
     /** A zombie or a dead task: its memory is gone even though the pid still shows. */
     boolean exited() {
         return state == 'Z' || state == 'X' || state == 'x';

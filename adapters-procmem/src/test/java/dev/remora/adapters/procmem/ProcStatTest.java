@@ -21,6 +21,11 @@ class ProcStatTest {
     }
 
     @Test
+    void findsTheParentAfterTheLastParenthesis() {
+        assertThat(ProcStat.parent("4242 (evil) R (x) ) S 77 1 1 0")).isEqualTo(77);
+    }
+
+    @Test
     void zombiesHaveExited() {
         assertThat(ProcStat.parse("1 (python3) Z" + TAIL).exited()).isTrue();
     }

@@ -20,6 +20,7 @@ public final class RemoraCommand implements Runnable {
         SUBCOMMANDS.put("attach", AttachCommand::new);
         SUBCOMMANDS.put("dump", DumpCommand::new);
         SUBCOMMANDS.put("bench", BenchCommand::new);
+        SUBCOMMANDS.put("ps", PsCommand::new);
     }
 
     @CommandLine.Spec

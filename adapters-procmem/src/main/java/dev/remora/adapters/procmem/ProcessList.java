@@ -1,0 +1,72 @@
+package dev.remora.adapters.procmem;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/** The processes of this host (of this pid namespace), as /proc lists them. */
+public final class ProcessList {
+
+    /** A command line longer than this is cut: it is shown, not interpreted. */
+    private static final int MAX_COMMAND_BYTES = 64 * 1024;
+
+    /**
+     * One process.
+     *
+     * @param command its arguments; empty for kernel threads and processes that exited meanwhile
+     */
+    public record Entry(int pid, int parent, List<String> command) {}
+
+    private ProcessList() {}
+
+    /** Every process whose entry could be read, by pid; those that exit while listed are left out. */
+    public static List<Entry> all() throws IOException {
+        return all(Path.of("/proc"));
+    }
+
+    static List<Entry> all(Path proc) throws IOException {
+        List<Entry> entries = new ArrayList<>();
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(proc, ProcessList::isPidDirectory)) {
+            for (Path dir : dirs) {
+                read(dir).ifPresent(entries::add);
+            }
+        }
+        entries.sort(Comparator.comparingInt(Entry::pid));
+        return entries;
+    }
+
+    private static boolean isPidDirectory(Path path) {
+        String name = path.getFileName().toString();
+        return !name.isEmpty() && name.chars().allMatch(Character::isDigit) && name.length() < 10;
+    }
+
+    private static Optional<Entry> read(Path dir) {
+        try {
+            int pid = Integer.parseInt(dir.getFileName().toString());
+            int parent = ProcStat.parent(Files.readString(dir.resolve("stat")));
+            return Optional.of(new Entry(pid, parent, command(Files.readAllBytes(dir.resolve("cmdline")))));
+        } catch (IOException | IllegalArgumentException gone) {
+            return Optional.empty(); // it exited while the list was read, or is not a process at all
+        }
+    }
+
+    /** The NUL-separated arguments of /proc/PID/cmdline. */
+    static List<String> command(byte[] cmdline) {
+        int length = Math.min(cmdline.length, MAX_COMMAND_BYTES);
+        if (length > 0 && cmdline[length - 1] == 0) {
+            length--;
+        }
+        if (length == 0) {
+            return List.of();
+        }
+        String text = new String(cmdline, 0, length, StandardCharsets.UTF_8);
+        return List.copyOf(Arrays.asList(text.split("\0", -1)));
+    }
+}
