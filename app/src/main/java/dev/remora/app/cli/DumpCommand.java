@@ -1,6 +1,8 @@
 package dev.remora.app.cli;
 
+import dev.remora.adapters.procmem.ProcessList;
 import dev.remora.app.output.DumpWriter;
+import dev.remora.app.output.Json;
 import dev.remora.app.output.asyncio.AsyncJsonWriter;
 import dev.remora.app.output.asyncio.AsyncTextWriter;
 import dev.remora.app.output.asyncio.AsyncWriter;
@@ -8,6 +10,9 @@ import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.app.output.JsonDumpWriter;
 import dev.remora.app.output.SourceLines;
 import dev.remora.app.output.TextDumpWriter;
+import dev.remora.app.ps.PythonProcessFinder;
+import dev.remora.app.ps.PythonProcessRow;
+import dev.remora.domain.InspectionException;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
 import picocli.CommandLine.Command;
@@ -16,6 +21,11 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code remora dump}: one snapshot of the Python stacks of a live process or of a core file. */
@@ -51,27 +61,86 @@ public final class DumpCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format (default: text).")
     Format format;
 
+    @Option(names = "--subprocesses", description = "Dump every Python process under the PID too (with --format json, a JSON array of dumps).")
+    boolean subprocesses;
+
     @Override
     public Integer call() throws Exception {
+        if (subprocesses) {
+            return dumpTree();
+        }
         try (TargetOptions.Ports ports = target.open(spec.commandLine().getParseResult())) {
-            PythonProcess process = target.attach(ports);
-            if (asyncAware) {
-                AsyncSnapshot snapshot = process.asyncSnapshot(AsyncModeOption.parse(asyncMode));
-                AsyncWriter writer = switch (format) {
-                    case text -> new AsyncTextWriter(new SourceLines(ports.image()));
-                    case json -> new AsyncJsonWriter();
-                };
-                writer.write(snapshot, spec.commandLine().getOut());
-                return 0;
-            }
-            var stacks = process.snapshot(new SnapshotOptions(allThreads, nativeFrames, !noGc, true, false));
-            target.check(stacks);
-            DumpWriter writer = switch (format) {
-                case text -> new TextDumpWriter(new SourceLines(ports.image()));
-                case json -> new JsonDumpWriter();
-            };
-            writer.write(stacks, spec.commandLine().getOut());
+            dump(ports, target.attach(ports), spec.commandLine().getOut());
             return 0;
         }
+    }
+
+    private void dump(TargetOptions.Ports ports, PythonProcess process, PrintWriter out) throws Exception {
+        if (asyncAware) {
+            AsyncSnapshot snapshot = process.asyncSnapshot(AsyncModeOption.parse(asyncMode));
+            AsyncWriter writer = switch (format) {
+                case text -> new AsyncTextWriter(new SourceLines(ports.image()));
+                case json -> new AsyncJsonWriter();
+            };
+            writer.write(snapshot, out);
+            return;
+        }
+        var stacks = process.snapshot(new SnapshotOptions(allThreads, nativeFrames, !noGc, true, false));
+        target.check(stacks);
+        DumpWriter writer = switch (format) {
+            case text -> new TextDumpWriter(new SourceLines(ports.image()));
+            case json -> new JsonDumpWriter();
+        };
+        writer.write(stacks, out);
+    }
+
+    /**
+     * Every Python process in the tree under the PID, one dump after the other (as text), or one
+     * JSON array of their documents; a process that could not be read is there with the reason.
+     */
+    private int dumpTree() throws Exception {
+        int root = target.livePid("--subprocesses");
+        List<ProcessList.Entry> processes = ProcessList.all();
+        if (processes.stream().noneMatch(p -> p.pid() == root)) {
+            throw new UserError("no process %d".formatted(root), UserErrorHandler.EXIT_FAILURE);
+        }
+        List<PythonProcessRow> rows = new PythonProcessFinder(pid -> {
+            TargetOptions.Ports ports = TargetOptions.open(target.backend, pid);
+            return new PythonProcessFinder.Opened(ports.image(), ports.memory());
+        }, (int) ProcessHandle.current().pid()).find(processes, Optional.of(root));
+        if (rows.isEmpty()) {
+            throw new UserError("neither process %d nor any process under it runs Python".formatted(root),
+                    UserErrorHandler.EXIT_FAILURE);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        List<String> documents = new ArrayList<>();
+        for (PythonProcessRow row : rows) {
+            StringWriter one = new StringWriter();
+            PrintWriter into = format == Format.json ? new PrintWriter(one) : out;
+            Optional<String> problem = row.error();
+            if (problem.isEmpty()) {
+                try (TargetOptions.Ports ports = TargetOptions.open(target.backend, row.pid())) {
+                    dump(ports, PythonProcess.attach(ports.image(), ports.memory()), into);
+                } catch (InspectionException e) {
+                    problem = Optional.of(e.getMessage()); // it exited or changed since it was found
+                }
+            }
+            if (problem.isPresent() && format == Format.json) {
+                into.print("{\"pid\": %d, \"error\": %s}".formatted(row.pid(), Json.string(problem.get())));
+            } else if (problem.isPresent()) {
+                into.printf("Process %d (%s): not read: %s%n", row.pid(), row.commandLine(), problem.get());
+            }
+            if (format == Format.json) {
+                into.flush();
+                documents.add(one.toString().strip());
+            } else {
+                out.println();
+            }
+        }
+        if (format == Format.json) {
+            out.println("[" + String.join(", ", documents) + "]");
+        }
+        out.flush();
+        return 0;
     }
 }

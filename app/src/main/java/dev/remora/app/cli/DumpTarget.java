@@ -70,6 +70,18 @@ public final class DumpTarget {
         return openCore();
     }
 
+    /** The PID of a running process, for an option ({@code option}) that only a running process has. */
+    int livePid(String option) {
+        if (core != null) {
+            throw usage(option + " applies to a running process, not to --core");
+        }
+        if (pid == null || pid <= 0) {
+            throw usage(option + " needs the PID of a running process");
+        }
+        backend.validate();
+        return pid;
+    }
+
     /**
      * Finds the runtime. When a core's interpreter is not on this machine, the failure names the
      * file and the flag that fixes it rather than calling the process "not Python".

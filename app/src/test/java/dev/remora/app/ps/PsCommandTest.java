@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.remora.app.dump.RemoraCli;
 import dev.remora.app.testing.ParkedTarget;
-import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
 import dev.remora.app.testing.UnsupportedPython;
@@ -29,18 +28,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag("targets")
 class PsCommandTest {
 
-    private static final int THREADS = 3;
+    private static final int THREADS = FamilyTarget.THREADS;
 
     @Test
     void listsEveryPythonProcessWithItsVersionAndThreads() throws Exception {
-        List<Started> started = new ArrayList<>();
+        List<FamilyTarget> started = new ArrayList<>();
         Process notPython = new ProcessBuilder("sleep", "600").start();
         Process unsupported = new ProcessBuilder(UnsupportedPython.executable().toString(), "-c",
                 "import time; print('READY', flush=True); time.sleep(600)").start();
         try {
             List<TargetInterpreter> interpreters = TargetInterpreters.all();
             for (TargetInterpreter python : interpreters) {
-                started.add(Started.of(python, python == interpreters.getFirst()));
+                started.add(FamilyTarget.start(python, python == interpreters.getFirst()));
             }
             assertThat(new BufferedReader(new InputStreamReader(unsupported.getInputStream(), StandardCharsets.UTF_8))
                     .readLine()).isEqualTo("READY");
@@ -48,20 +47,20 @@ class PsCommandTest {
             RemoraCli run = RemoraCli.run("ps", "--format", "json");
             assertThat(run.exitCode()).as(run.err()).isZero();
             Map<Long, JsonNode> listed = byPid(run.out());
-            for (Started target : started) {
-                JsonNode row = listed.get(target.process.pid());
-                assertThat(row).as("%s listed", target.python).isNotNull();
-                assertThat(row.get("python_version").asText()).as("%s", target.python)
-                        .startsWith(target.python.major() + "." + target.python.minor() + ".");
-                assertThat(row.get("threads").asInt()).as("%s threads", target.python).isEqualTo(THREADS + 1);
+            for (FamilyTarget target : started) {
+                JsonNode row = listed.get(target.process().pid());
+                assertThat(row).as("%s listed", target.python()).isNotNull();
+                assertThat(row.get("python_version").asText()).as("%s", target.python())
+                        .startsWith(target.python().major() + "." + target.python().minor() + ".");
+                assertThat(row.get("threads").asInt()).as("%s threads", target.python()).isEqualTo(THREADS + 1);
                 assertThat(row.get("ppid").asLong()).isEqualTo(ProcessHandle.current().pid());
                 assertThat(row.get("command").asText()).contains("ps_family.py");
                 assertThat(row.has("error")).isFalse();
             }
-            Started parent = started.getFirst();
-            JsonNode child = listed.get(parent.child);
-            assertThat(child).as("the child of %s", parent.python).isNotNull();
-            assertThat(child.get("ppid").asLong()).isEqualTo(parent.process.pid());
+            FamilyTarget parent = started.getFirst();
+            JsonNode child = listed.get(parent.child());
+            assertThat(child).as("the child of %s", parent.python()).isNotNull();
+            assertThat(child.get("ppid").asLong()).isEqualTo(parent.process().pid());
             assertThat(child.get("threads").asInt()).isEqualTo(2);
 
             JsonNode old = listed.get(unsupported.pid());
@@ -70,14 +69,14 @@ class PsCommandTest {
             assertThat(old.get("error").asText()).contains("3.9").contains(UnsupportedPython.SUPPORTED);
             assertThat(listed).as("a process that is not Python").doesNotContainKey(notPython.pid());
 
-            RemoraCli tree = RemoraCli.run("ps", "--tree", parent.process.pid(), "--format", "json");
+            RemoraCli tree = RemoraCli.run("ps", "--tree", parent.process().pid(), "--format", "json");
             assertThat(tree.exitCode()).as(tree.err()).isZero();
-            assertThat(byPid(tree.out()).keySet()).containsExactlyInAnyOrder(parent.process.pid(), parent.child);
+            assertThat(byPid(tree.out()).keySet()).containsExactlyInAnyOrder(parent.process().pid(), parent.child());
 
-            RemoraCli text = RemoraCli.run("ps", "--tree", parent.process.pid());
-            assertThat(text.out()).startsWith("PID").contains(Long.toString(parent.child)).contains("ps_family.py");
+            RemoraCli text = RemoraCli.run("ps", "--tree", parent.process().pid());
+            assertThat(text.out()).startsWith("PID").contains(Long.toString(parent.child())).contains("ps_family.py");
         } finally {
-            started.forEach(Started::close);
+            started.forEach(FamilyTarget::close);
             ParkedTarget.kill(notPython);
             ParkedTarget.kill(unsupported);
         }
@@ -96,28 +95,5 @@ class PsCommandTest {
             rows.put(row.get("pid").asLong(), row);
         }
         return rows;
-    }
-
-    /** A ps_family.py process, with its child when asked for one. */
-    private record Started(TargetInterpreter python, ScratchDir dir, Process process, long child) implements AutoCloseable {
-
-        static Started of(TargetInterpreter python, boolean withChild) throws Exception {
-            ScratchDir dir = ScratchDir.create(python, "remora-it-ps-");
-            List<String> args = new ArrayList<>(List.of(Integer.toString(THREADS)));
-            if (withChild) {
-                args.add("--child");
-            }
-            Process process = new ProcessBuilder(python.scriptCommand(dir.copyResource("targets/ps_family.py"), args))
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            String ready = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)).readLine();
-            assertThat(ready).as("%s started", python).startsWith("READY ");
-            return new Started(python, dir, process, Long.parseLong(ready.substring("READY ".length())));
-        }
-
-        @Override
-        public void close() {
-            ParkedTarget.kill(process);
-            dir.close();
-        }
     }
 }
