@@ -70,6 +70,12 @@ public final class ProfileOptions {
     @Option(names = {"-l", "--limit"}, paramLabel = "N", defaultValue = "15", description = "pstats table rows (default: 15).")
     int limit;
 
+    @Option(names = "--no-summary", description = "Leave the summary section out of the pstats table.")
+    boolean noSummary;
+
+    @Option(names = "--browser", description = "Open the HTML output (--flamegraph) with the desktop's opener (xdg-open).")
+    boolean browser;
+
     /** Exactly one output format; pstats when none is chosen. */
     static final class FormatChoice {
         @Option(names = "--pstats", description = "pstats table on stdout, or a marshal pstats file with -o (default).")
@@ -104,6 +110,9 @@ public final class ProfileOptions {
         durationNanos();
         if (asyncAware) {
             asyncMode();
+        }
+        if (browser && format() != OutputFormat.flamegraph) {
+            throw new UserError("--browser opens HTML outputs: it goes with --flamegraph", UserErrorHandler.EXIT_USAGE);
         }
         if (opcodes && (format() != OutputFormat.flamegraph || asyncAware)) {
             throw new UserError("--opcodes goes with --flamegraph (and not with --async-aware)", UserErrorHandler.EXIT_USAGE);

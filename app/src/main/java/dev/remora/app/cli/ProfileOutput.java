@@ -98,7 +98,7 @@ final class ProfileOutput {
             return;
         }
         if (file.isEmpty()) {
-            new PstatsTable(options.sortKey(), options.limit).print(profile, out);
+            new PstatsTable(options.sortKey(), options.limit, !options.noSummary).print(profile, out);
             out.flush();
             return;
         }
@@ -106,6 +106,9 @@ final class ProfileOutput {
         try {
             writeTo(file.get(), writer, profile);
             err.printf("Profile written to %s%n", file.get());
+            if (options.browser) {
+                BrowserOpener.fromEnvironment().open(file.get(), err);
+            }
         } catch (IOException e) {
             Path rescue = Files.createTempFile("remora-" + profile.info().pid() + "-", "." + format.extension());
             writeTo(rescue, writer, profile);

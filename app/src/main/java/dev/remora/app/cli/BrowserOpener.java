@@ -1,0 +1,55 @@
+package dev.remora.app.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/** {@code --browser}: hands an HTML file to the desktop's opener, or says where the file is when there is none. */
+final class BrowserOpener {
+
+    private static final String OPENER = "xdg-open";
+
+    private final Optional<Path> opener;
+
+    private BrowserOpener(Optional<Path> opener) {
+        this.opener = opener;
+    }
+
+    static BrowserOpener fromEnvironment() {
+        return onPath(System.getenv("PATH"));
+    }
+
+    /** The opener found on {@code path} (a PATH value), if any. */
+    static BrowserOpener onPath(String path) {
+        if (path != null) {
+            for (String dir : path.split(File.pathSeparator)) {
+                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, OPENER))) {
+                    return new BrowserOpener(Optional.of(Path.of(dir, OPENER)));
+                }
+            }
+        }
+        return new BrowserOpener(Optional.empty());
+    }
+
+    /** Opens {@code file}, saying so on {@code err}; the opener runs on by itself, its output discarded. */
+    void open(Path file, PrintWriter err) {
+        Path absolute = file.toAbsolutePath();
+        if (opener.isEmpty()) {
+            err.printf("No %s here to open a browser with; open %s in one.%n", OPENER, absolute);
+            err.flush();
+            return;
+        }
+        try {
+            new ProcessBuilder(opener.get().toString(), absolute.toString())
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            err.printf("Opened %s with %s.%n", absolute, OPENER);
+        } catch (IOException e) {
+            err.printf("Could not run %s (%s); open %s in a browser.%n", OPENER, e.getMessage(), absolute);
+        }
+        err.flush();
+    }
+}

@@ -1,0 +1,36 @@
+package dev.remora.app.profile;
+
+import dev.remora.app.dump.RemoraCli;
+import dev.remora.app.testing.ParkedTarget;
+import dev.remora.app.testing.ParkedThreads;
+import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The options that shape what a profile run prints: --no-summary, and --browser's one-line refusal. */
+@Tag("targets")
+class ProfileOutputOptionsTest {
+
+    private static final String SUMMARY = "Summary of Interesting Functions";
+
+    @Test
+    void noSummaryLeavesTheSummaryOutOfThePstatsTable() throws Exception {
+        try (ParkedTarget target = ParkedThreads.start(TargetInterpreters.all().getFirst())) {
+            RemoraCli with = RemoraCli.run("attach", "-d", "0.3", target.pid());
+            RemoraCli without = RemoraCli.run("attach", "-d", "0.3", "--no-summary", target.pid());
+            assertThat(with.exitCode()).as(with.err()).isZero();
+            assertThat(without.exitCode()).as(without.err()).isZero();
+            assertThat(with.out()).contains(SUMMARY);
+            assertThat(without.out()).doesNotContain(SUMMARY).contains("nsamples");
+        }
+    }
+
+    @Test
+    void browserGoesWithHtmlOutputs() {
+        RemoraCli run = RemoraCli.run("attach", "--browser", "--collapsed", "1");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err().strip()).isEqualTo("remora: --browser opens HTML outputs: it goes with --flamegraph");
+    }
+}
