@@ -17,12 +17,16 @@ public final class ProcessList {
     /** A command line longer than this is cut: it is shown, not interpreted. */
     private static final int MAX_COMMAND_BYTES = 64 * 1024;
 
+    /** What /proc counts times in: USER_HZ, 100 on Linux whatever the kernel's own tick. */
+    public static final long TICKS_PER_SECOND = 100;
+
     /**
      * One process.
      *
      * @param command its arguments; empty for kernel threads and processes that exited meanwhile
+     * @param startTicks when it started, in {@link #TICKS_PER_SECOND} since boot
      */
-    public record Entry(int pid, int parent, List<String> command) {}
+    public record Entry(int pid, int parent, List<String> command, long startTicks) {}
 
     private ProcessList() {}
 
@@ -50,11 +54,22 @@ public final class ProcessList {
     private static Optional<Entry> read(Path dir) {
         try {
             int pid = Integer.parseInt(dir.getFileName().toString());
-            int parent = ProcStat.parent(Files.readString(dir.resolve("stat")));
-            return Optional.of(new Entry(pid, parent, command(Files.readAllBytes(dir.resolve("cmdline")))));
+            String stat = Files.readString(dir.resolve("stat"));
+            long started = ProcStat.parse(stat).startTime().orElse(0);
+            return Optional.of(new Entry(pid, ProcStat.parent(stat), command(Files.readAllBytes(dir.resolve("cmdline"))), started));
         } catch (IOException | IllegalArgumentException gone) {
             return Optional.empty(); // it exited while the list was read, or is not a process at all
         }
+    }
+
+    /**
+     * The time since boot, in {@link #TICKS_PER_SECOND}: a process's age is this less its start, both
+     * counted by the kernel (a wall-clock start time is only as good as the boot time's whole seconds).
+     */
+    public static long uptimeTicks() throws IOException {
+        String uptime = Files.readString(Path.of("/proc/uptime")).strip();
+        int space = uptime.indexOf(' ');
+        return Math.round(Double.parseDouble(space < 0 ? uptime : uptime.substring(0, space)) * TICKS_PER_SECOND);
     }
 
     /** The NUL-separated arguments of /proc/PID/cmdline. */

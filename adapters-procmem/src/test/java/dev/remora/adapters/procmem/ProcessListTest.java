@@ -17,6 +17,7 @@ class ProcessListTest {
                 .findFirst().orElseThrow();
         assertThat((long) entry.parent()).isEqualTo(self.parent().orElseThrow().pid());
         assertThat(entry.command().getFirst()).endsWith("java");
+        assertThat(entry.startTicks()).isPositive().isLessThanOrEqualTo(ProcessList.uptimeTicks());
         assertThat(entry.command()).isEqualTo(self.info().arguments().map(args -> {
             List<String> all = new java.util.ArrayList<>(List.of(entry.command().getFirst()));
             all.addAll(List.of(args));

@@ -28,6 +28,13 @@ public final class AttachCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         profile.validate();
         target.validate();
+        if (profile.subprocesses) {
+            try (TargetOptions.Ports _ = target.open()) {
+                // The process must exist; whether it is Python is each process's own question.
+            }
+            return new ProcessTreeProfiler(profile, target.backend, spec.commandLine().getOut(), spec.commandLine().getErr())
+                    .run(target.pid, () -> ProcessHandle.of(target.pid).map(ProcessHandle::isAlive).orElse(false));
+        }
         // A bad output path fails before anything is sampled.
         ProfileOutput output = ProfileOutput.prepare(profile, target.pid, spec.commandLine().getOut(), spec.commandLine().getErr());
         try (TargetOptions.Ports ports = target.open()) {

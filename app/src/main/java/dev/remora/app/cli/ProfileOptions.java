@@ -70,6 +70,10 @@ public final class ProfileOptions {
     @Option(names = {"-l", "--limit"}, paramLabel = "N", defaultValue = "15", description = "pstats table rows (default: 15).")
     int limit;
 
+    @Option(names = "--subprocesses", description = "Profile every Python process under the target too, each into its own"
+            + " output (FILE_PID.EXT), as they appear.")
+    boolean subprocesses;
+
     @Option(names = "--no-summary", description = "Leave the summary section out of the pstats table.")
     boolean noSummary;
 
@@ -110,6 +114,9 @@ public final class ProfileOptions {
         durationNanos();
         if (asyncAware) {
             asyncMode();
+        }
+        if (subprocesses && blocking) {
+            throw new UserError("--subprocesses cannot go with --blocking", UserErrorHandler.EXIT_USAGE);
         }
         if (browser && format() != OutputFormat.flamegraph) {
             throw new UserError("--browser opens HTML outputs: it goes with --flamegraph", UserErrorHandler.EXIT_USAGE);

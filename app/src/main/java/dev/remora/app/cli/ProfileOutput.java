@@ -43,9 +43,32 @@ final class ProfileOutput {
     }
 
     static ProfileOutput prepare(ProfileOptions options, int pid, PrintWriter out, PrintWriter err) throws IOException {
+        return prepare(options, Optional.ofNullable(options.output), pid, out, err);
+    }
+
+    /**
+     * The output of one process of a tree ({@code --subprocesses}): a file named with {@code -o}
+     * gets the process's pid before its extension ({@code profile.html} becomes {@code profile_PID.html}).
+     */
+    static ProfileOutput prepareForProcessOfTree(ProfileOptions options, int pid, PrintWriter out, PrintWriter err)
+            throws IOException {
+        Optional<Path> named = Optional.ofNullable(options.output)
+                .map(path -> Files.isDirectory(path) ? path : withPid(path, pid));
+        return prepare(options, named, pid, out, err);
+    }
+
+    private static Path withPid(Path path, int pid) {
+        String name = path.getFileName().toString();
+        int dot = name.indexOf('.', 1);
+        String named = dot < 0 ? name + "_" + pid : name.substring(0, dot) + "_" + pid + name.substring(dot);
+        return path.resolveSibling(named);
+    }
+
+    private static ProfileOutput prepare(ProfileOptions options, Optional<Path> named, int pid, PrintWriter out, PrintWriter err)
+            throws IOException {
         OutputFormat format = options.format();
         options.validate();
-        Optional<Path> file = Optional.ofNullable(options.output);
+        Optional<Path> file = named;
         if (file.isPresent() && Files.isDirectory(file.get())) {
             file = Optional.of(file.get().resolve(format.defaultFileName(pid)));
         }
@@ -98,8 +121,10 @@ final class ProfileOutput {
             return;
         }
         if (file.isEmpty()) {
-            new PstatsTable(options.sortKey(), options.limit, !options.noSummary).print(profile, out);
-            out.flush();
+            synchronized (out) { // several processes' tables, with --subprocesses: one after the other
+                new PstatsTable(options.sortKey(), options.limit, !options.noSummary).print(profile, out);
+                out.flush();
+            }
             return;
         }
         ProfileWriter writer = writer();

@@ -39,6 +39,7 @@ final class ProfileSession {
     private final PrintWriter err;
 
     private boolean targetExited;
+    private long durationNanos;
     private ProcessStopper stopper;
 
     ProfileSession(PythonProcess process, ProcessImage image, ProfileOptions options, ProfileOutput output, PrintWriter err) {
@@ -55,6 +56,12 @@ final class ProfileSession {
     }
 
     int run(BooleanSupplier targetAlive) throws Exception {
+        return run(targetAlive, options.durationNanos());
+    }
+
+    /** As {@link #run(BooleanSupplier)}, sampling for {@code durationNanos} at most (0: no limit). */
+    int run(BooleanSupplier targetAlive, long durationNanos) throws Exception {
+        this.durationNanos = durationNanos;
         if (options.frameMarker) {
             process.useFrameMarkers();
         }
@@ -73,7 +80,7 @@ final class ProfileSession {
         ProfileBuilder builder = new ProfileBuilder(info);
         Listener listener = new Listener();
         Sampler sampler = new Sampler(source(), builder,
-                new Sampler.Settings(options.rate.intervalNanos(), options.durationNanos(), WINDOW_NANOS), listener);
+                new Sampler.Settings(options.rate.intervalNanos(), durationNanos, WINDOW_NANOS), listener);
 
         AtomicBoolean interrupted = new AtomicBoolean();
         CountDownLatch written = new CountDownLatch(1);
@@ -125,12 +132,14 @@ final class ProfileSession {
 
     /** Says that sampling began, once Ctrl-C would keep what it collects. */
     private void started() {
-        long duration = options.durationNanos();
-        err.printf(Locale.ROOT, "Sampling process %d (CPython %s) at %s %s; Ctrl-C stops and writes the profile.%n",
-                process.pid(), process.version(), options.rate,
-                duration > 0 ? "for %s s".formatted(java.math.BigDecimal.valueOf(options.durationSeconds).stripTrailingZeros()
-                        .toPlainString()) : "until it exits");
-        err.flush();
+        String until = durationNanos <= 0 ? "until it exits"
+                : "for %s s".formatted(java.math.BigDecimal.valueOf(Math.round(durationNanos / 1e6), 3).stripTrailingZeros()
+                        .toPlainString());
+        synchronized (err) {
+            err.printf(Locale.ROOT, "Sampling process %d (CPython %s) at %s %s; Ctrl-C stops and writes the profile.%n",
+                    process.pid(), process.version(), options.rate, until);
+            err.flush();
+        }
     }
 
     private void nameThreads(Profile profile) {
@@ -144,27 +153,35 @@ final class ProfileSession {
     }
 
     private void summary(SamplingStats stats, boolean interrupted, boolean exited) {
+        // Built whole, then printed at once: with --subprocesses, several sessions end together.
+        java.io.StringWriter text = new java.io.StringWriter();
+        PrintWriter to = new PrintWriter(text);
         double seconds = stats.elapsedNanos() / 1e9;
         if (interrupted) {
-            err.println("Interrupted by user.");
+            to.println("Interrupted by user.");
         } else if (exited) {
-            err.printf("Process %d exited.%n", process.pid());
+            to.printf("Process %d exited.%n", process.pid());
         }
-        err.printf(Locale.ROOT, "Captured %d sample%s in %.2f seconds (%d tick%s)%n", stats.samples(),
-                stats.samples() == 1 ? "" : "s", seconds, stats.ticks(), stats.ticks() == 1 ? "" : "s");
-        err.printf(Locale.ROOT, "Sample rate: %.2f ticks/sec (requested %s)%n", stats.achievedRate(), options.rate);
-        err.printf(Locale.ROOT, "Error rate: %.2f%%", stats.errorRate() * 100);
+        to.printf(Locale.ROOT, "Captured %d sample%s in %.2f seconds (%d tick%s)%s%n", stats.samples(),
+                stats.samples() == 1 ? "" : "s", seconds, stats.ticks(), stats.ticks() == 1 ? "" : "s",
+                options.subprocesses ? " from process %d".formatted(process.pid()) : "");
+        to.printf(Locale.ROOT, "Sample rate: %.2f ticks/sec (requested %s)%n", stats.achievedRate(), options.rate);
+        to.printf(Locale.ROOT, "Error rate: %.2f%%", stats.errorRate() * 100);
         if (stats.errors().total() > 0) {
-            err.printf(Locale.ROOT, " (%d stack%s not read whole: %s)", stats.errors().total(),
+            to.printf(Locale.ROOT, " (%d stack%s not read whole: %s)", stats.errors().total(),
                     stats.errors().total() == 1 ? "" : "s", stats.errors().describe());
         }
-        err.println();
+        to.println();
         if (stats.missed() > 0) {
             long expected = stats.ticks() + stats.missed();
-            err.printf(Locale.ROOT, "Warning: missed %d samples from the expected total of %d (%.2f%%)%n",
+            to.printf(Locale.ROOT, "Warning: missed %d samples from the expected total of %d (%.2f%%)%n",
                     stats.missed(), expected, 100.0 * stats.missed() / expected);
         }
-        err.flush();
+        to.flush();
+        synchronized (err) {
+            err.print(text);
+            err.flush();
+        }
     }
 
     /** Live statistics, progress and streamed windows. */

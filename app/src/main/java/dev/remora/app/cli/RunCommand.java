@@ -55,6 +55,17 @@ public final class RunCommand implements Callable<Integer> {
         }
         command.addAll(args);
         try (LaunchedTarget target = LaunchedTarget.start(command, LaunchedTarget.Output.SHARED, backend)) {
+            if (profile.subprocesses) {
+                int code = new ProcessTreeProfiler(profile, backend, spec.commandLine().getOut(), spec.commandLine().getErr())
+                        .run(target.pid(), target::alive);
+                java.util.OptionalInt exited = target.exitCode(!target.alive());
+                if (code == 0 && exited.isPresent() && exited.getAsInt() != 0) {
+                    spec.commandLine().getErr().printf("remora: the target exited with code %d%n", exited.getAsInt());
+                    spec.commandLine().getErr().flush();
+                    return UserErrorHandler.EXIT_FAILURE;
+                }
+                return code;
+            }
             ProfileOutput output = ProfileOutput.prepare(profile, target.pid(), spec.commandLine().getOut(),
                     spec.commandLine().getErr());
             PythonProcess process = target.attach(backend);

@@ -90,7 +90,7 @@ public final class PythonProcessFinder {
     }
 
     /** Whether the process maps a python executable or a libpython: only those are worth attaching to. */
-    private static boolean mapsPython(ProcessImage image) throws ProcessImageException {
+    public static boolean mapsPython(ProcessImage image) throws ProcessImageException {
         for (MemoryMapping mapping : image.mappings()) {
             if (mapping.path().map(PythonProcessFinder::isPythonFile).orElse(false)) {
                 return true;
@@ -110,7 +110,7 @@ public final class PythonProcessFinder {
     }
 
     /** {@code root} and every process under it. */
-    private static Set<Integer> subtree(List<ProcessList.Entry> processes, int root) {
+    public static Set<Integer> subtree(List<ProcessList.Entry> processes, int root) {
         Map<Integer, List<Integer>> children = new HashMap<>();
         for (ProcessList.Entry entry : processes) {
             children.computeIfAbsent(entry.parent(), p -> new ArrayList<>()).add(entry.pid());

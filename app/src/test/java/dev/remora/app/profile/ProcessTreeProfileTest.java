@@ -1,0 +1,108 @@
+package dev.remora.app.profile;
+
+import dev.remora.app.testing.ParkedTarget;
+import dev.remora.app.testing.ScratchDir;
+import dev.remora.app.testing.TargetInterpreter;
+import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code attach --subprocesses}: a CPython 3.15 parent starts a 3.13 child, a pool of four workers
+ * (spawned or forked) and five short-lived children one after the other, each in a function named
+ * after it for a known time; every one of them gets a profile of its own, with its own version,
+ * holding about the time it was busy.
+ */
+@Tag("targets")
+class ProcessTreeProfileTest {
+
+    private static final Pattern FILE_PID = Pattern.compile("tree_(\\d+)\\.txt");
+
+    @ParameterizedTest(name = "pool start method {0}")
+    @ValueSource(strings = {"spawn", "fork"})
+    void everyPythonProcessOfTheTreeGetsItsOwnProfile(String startMethod) throws Exception {
+        TargetInterpreter parent = interpreter("debian-3.15");
+        TargetInterpreter other = interpreter("debian-3.13");
+        try (ScratchDir dir = ScratchDir.create(parent, "remora-it-tree-")) {
+            Process target = new ProcessBuilder(parent.scriptCommand(dir.copyResource("targets/process_tree.py"),
+                    List.of(other.exe(), startMethod))).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            try {
+                BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
+                assertThat(out.readLine()).isEqualTo("READY");
+                Path output = dir.host("tree.txt");
+                try (RemoraProcess remora = RemoraProcess.start(dir.host(), "attach", "--subprocesses", "-d", "30",
+                        "--collapsed", "-o", output.toString(), Long.toString(target.pid()))) {
+                    remora.awaitErr("Sampling process " + target.pid() + " ");
+                    Writer in = new OutputStreamWriter(target.getOutputStream(), StandardCharsets.UTF_8);
+                    in.write("go\n");
+                    in.flush();
+                    assertThat(out.readLine()).isEqualTo("DONE");
+                    assertThat(remora.waitFor()).as(remora.err()).isZero();
+
+                    List<Profiled> profiles = profiles(dir.host());
+                    assertThat(busy(profiles, "parent_busy", target.pid())).as(remora.err()).isGreaterThan(200); // busy 0.3 s
+                    List<Profiled> others = with(profiles, "other_version_busy");
+                    assertThat(others).as(remora.err()).hasSize(1);
+                    assertThat(others.getFirst().samplesIn("other_version_busy")).isGreaterThan(700); // busy 1 s
+                    assertThat(remora.err()).contains("Sampling process %d (CPython 3.13.".formatted(others.getFirst().pid));
+                    List<Profiled> workers = with(profiles, "pool_worker_task");
+                    assertThat(workers).as(remora.err()).hasSize(4);
+                    workers.forEach(w -> assertThat(w.samplesIn("pool_worker_task")).as("worker %d", w.pid).isGreaterThan(350));
+                    assertThat(with(profiles, "short_lived_busy")).as("short-lived children: %s", remora.err()).hasSize(5);
+                }
+            } finally {
+                ParkedTarget.kill(target);
+            }
+        }
+    }
+
+    private static TargetInterpreter interpreter(String name) {
+        return TargetInterpreters.all().stream().filter(t -> t.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no " + name + " among the targets"));
+    }
+
+    /** One process's collapsed profile. */
+    private record Profiled(long pid, List<String> lines) {
+        long samplesIn(String function) {
+            return lines.stream().filter(line -> line.contains(":" + function + ":"))
+                    .mapToLong(line -> Long.parseLong(line.substring(line.lastIndexOf(' ') + 1))).sum();
+        }
+    }
+
+    private static List<Profiled> profiles(Path dir) throws Exception {
+        List<Profiled> profiles = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.toList()) {
+                Matcher m = FILE_PID.matcher(file.getFileName().toString());
+                if (m.matches()) {
+                    profiles.add(new Profiled(Long.parseLong(m.group(1)), Files.readAllLines(file)));
+                }
+            }
+        }
+        return profiles;
+    }
+
+    private static List<Profiled> with(List<Profiled> profiles, String function) {
+        return profiles.stream().filter(p -> p.samplesIn(function) > 0).toList();
+    }
+
+    private static long busy(List<Profiled> profiles, String function, long pid) {
+        return profiles.stream().filter(p -> p.pid == pid).mapToLong(p -> p.samplesIn(function)).sum();
+    }
+}
