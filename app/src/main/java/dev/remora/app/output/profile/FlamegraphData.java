@@ -1,5 +1,7 @@
 package dev.remora.app.output.profile;
 
+import dev.remora.app.output.json.JsonEscaping;
+import dev.remora.app.output.json.JsonWriter;
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileInfo;
 import dev.remora.domain.model.StackProblem;
@@ -7,6 +9,7 @@ import dev.remora.domain.profile.SamplingStats;
 import dev.remora.domain.profile.StackErrors;
 import dev.remora.domain.profile.ThreadTable;
 
+import java.io.IOException;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -32,114 +35,105 @@ final class FlamegraphData {
 
     private FlamegraphData() {}
 
+    /** The data, safe inside the page's script element. */
     static String json(Profile profile, FlamegraphTree tree) {
-        FlamegraphStrings strings = new FlamegraphStrings();
-        strings.index("");
-        // Nodes first: they fill the string table that is written before them.
-        StringBuilder nodes = nodes(tree.preorder(), strings);
-        StringBuilder out = new StringBuilder(nodes.length() + 4096);
-        out.append("{\"meta\":");
-        meta(profile, out);
-        out.append(",\n\"threads\":");
-        threads(profile.threads(), out);
-        out.append(",\n\"strings\":[");
-        List<String> table = strings.strings();
-        for (int i = 0; i < table.size(); i++) {
-            out.append(i == 0 ? "" : ",");
-            FlamegraphJson.string(out, table.get(i));
-        }
-        out.append("],\n\"nodes\":[").append(nodes).append("]}");
-        return out.toString();
+        List<FlamegraphTree.Node> preorder = tree.preorder();
+        FlamegraphStrings strings = strings(preorder);
+        return JsonWriter.text(JsonEscaping.HTML_SCRIPT, json -> {
+            json.beginObject().name("meta");
+            meta(profile, json);
+            json.name("threads");
+            threads(profile.threads(), json);
+            json.name("strings").beginArray();
+            for (String s : strings.strings()) {
+                json.value(s);
+            }
+            json.endArray().name("nodes");
+            nodes(preorder, strings, json);
+            json.endObject();
+        });
     }
 
-    private static StringBuilder nodes(List<FlamegraphTree.Node> preorder, FlamegraphStrings strings) {
+    /** The string table, filled ahead of the nodes that refer to it, in the order they come. */
+    private static FlamegraphStrings strings(List<FlamegraphTree.Node> preorder) {
+        FlamegraphStrings strings = new FlamegraphStrings();
+        strings.index("");
+        for (FlamegraphTree.Node node : preorder) {
+            strings.index(node.function);
+            strings.index(node.file);
+            node.opcodes.keySet().forEach(strings::index);
+        }
+        return strings;
+    }
+
+    private static void nodes(List<FlamegraphTree.Node> preorder, FlamegraphStrings strings, JsonWriter json)
+            throws IOException {
         Map<FlamegraphTree.Node, Integer> index = new IdentityHashMap<>();
-        StringBuilder out = new StringBuilder(preorder.size() * 40);
+        json.beginArray();
         for (FlamegraphTree.Node node : preorder) {
             index.put(node, index.size());
             FlamegraphCounts counts = node.counts;
-            out.append(index.size() == 1 ? "\n[" : ",\n[")
-                    .append(node.parent == null ? -1 : index.get(node.parent)).append(',')
-                    .append(strings.index(node.function)).append(',')
-                    .append(strings.index(node.file)).append(',')
-                    .append(node.line).append(',')
-                    .append(counts.totalSum()).append(',')
-                    .append(counts.selfSum()).append(",[");
+            json.beginArray()
+                    .value(node.parent == null ? -1 : index.get(node.parent))
+                    .value(strings.index(node.function))
+                    .value(strings.index(node.file))
+                    .value(node.line)
+                    .value(counts.totalSum())
+                    .value(counts.selfSum())
+                    .beginArray();
             for (int e = 0; e < counts.size(); e++) {
-                out.append(e == 0 ? "" : ",")
-                        .append(counts.thread(e)).append(',')
-                        .append(counts.total(e)).append(',')
-                        .append(counts.self(e));
+                json.value(counts.thread(e)).value(counts.total(e)).value(counts.self(e));
             }
-            out.append("],[");
-            String sep = "";
+            json.endArray().beginArray();
             for (Map.Entry<String, Long> op : node.opcodes.entrySet()) {
-                out.append(sep).append(strings.index(op.getKey())).append(',').append(op.getValue());
-                sep = ",";
+                json.value(strings.index(op.getKey())).value(op.getValue());
             }
-            out.append("]]");
+            json.endArray().endArray();
         }
-        return out;
+        json.endArray();
     }
 
-    private static void meta(Profile profile, StringBuilder out) {
+    private static void meta(Profile profile, JsonWriter json) throws IOException {
         ProfileInfo info = profile.info();
         SamplingStats stats = profile.stats();
-        out.append("{\"pid\":").append(info.pid());
-        out.append(",\"pythonVersion\":");
-        optionalString(out, info.pythonVersion());
-        out.append(",\"backend\":");
-        optionalString(out, info.backend());
-        out.append(",\"mode\":");
-        optionalString(out, info.mode() == null ? null : info.mode().name().toLowerCase(Locale.ROOT));
-        out.append(",\"intervalNanos\":").append(info.intervalNanos())
-                .append(",\"startEpochMillis\":").append(info.startEpochMillis())
-                .append(",\"samples\":").append(profile.samples().size())
-                .append(",\"durationNanos\":").append(stats.elapsedNanos())
-                .append(",\"ticks\":").append(stats.ticks())
-                .append(",\"errors\":").append(stats.errors().total())
-                .append(",\"errorReasons\":");
-        errorReasons(out, stats.errors());
-        out.append(",\"missed\":").append(stats.missed())
-                .append(",\"achievedRate\":");
-        FlamegraphJson.number(out, stats.achievedRate());
-        out.append(",\"errorRate\":");
-        FlamegraphJson.number(out, stats.errorRate());
-        out.append('}');
+        json.beginObject()
+                .name("pid").value(info.pid())
+                .name("pythonVersion").value(info.pythonVersion())
+                .name("backend").value(info.backend())
+                .name("mode").value(info.mode() == null ? null : info.mode().name().toLowerCase(Locale.ROOT))
+                .name("intervalNanos").value(info.intervalNanos())
+                .name("startEpochMillis").value(info.startEpochMillis())
+                .name("samples").value(profile.samples().size())
+                .name("durationNanos").value(stats.elapsedNanos())
+                .name("ticks").value(stats.ticks())
+                .name("errors").value(stats.errors().total())
+                .name("errorReasons");
+        errorReasons(json, stats.errors());
+        json.name("missed").value(stats.missed())
+                .name("achievedRate").value(stats.achievedRate())
+                .name("errorRate").value(stats.errorRate())
+                .endObject();
     }
 
     /** {@code {"stack moved while read": 12, ...}}, most first. */
-    private static void errorReasons(StringBuilder out, StackErrors errors) {
-        out.append('{');
-        String sep = "";
+    private static void errorReasons(JsonWriter json, StackErrors errors) throws IOException {
+        json.beginObject();
         for (StackProblem.Kind kind : errors.kinds()) {
-            out.append(sep);
-            FlamegraphJson.string(out, kind.label());
-            out.append(':').append(errors.count(kind));
-            sep = ",";
+            json.name(kind.label()).value(errors.count(kind));
         }
-        out.append('}');
+        json.endObject();
     }
 
-    private static void threads(ThreadTable threads, StringBuilder out) {
-        out.append('[');
+    private static void threads(ThreadTable threads, JsonWriter json) throws IOException {
+        json.beginArray();
         for (int i = 0; i < threads.size(); i++) {
             ThreadTable.ProfiledThread thread = threads.get(i);
-            out.append(i == 0 ? "{" : ",{")
-                    .append("\"tid\":").append(thread.threadId())
-                    .append(",\"interpreter\":").append(thread.interpreterId())
-                    .append(",\"name\":");
-            optionalString(out, thread.name().orElse(null));
-            out.append('}');
+            json.beginObject()
+                    .name("tid").value(thread.threadId())
+                    .name("interpreter").value(thread.interpreterId())
+                    .name("name").value(thread.name().orElse(null))
+                    .endObject();
         }
-        out.append(']');
-    }
-
-    private static void optionalString(StringBuilder out, String s) {
-        if (s == null) {
-            out.append("null");
-        } else {
-            FlamegraphJson.string(out, s);
-        }
+        json.endArray();
     }
 }

@@ -42,7 +42,7 @@ final class FlamegraphTemplate {
      * The page for one profile.
      *
      * @param title plain text; escaped here
-     * @param json the data, already safe inside a script element (see {@link FlamegraphJson})
+     * @param json the data, already safe inside a script element ({@link dev.remora.app.output.json.JsonEscaping#HTML_SCRIPT})
      */
     String fill(String title, String json) {
         Map<String, String> values = Map.of("TITLE", escapeHtml(title), "CSS", css, "SCRIPT", script, "DATA", json);

@@ -1,5 +1,6 @@
 package dev.remora.app.output.profile;
 
+import dev.remora.app.output.json.JsonWriter;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.PseudoFrames;
 import dev.remora.domain.profile.CallTree;
@@ -127,7 +128,7 @@ final class GeckoThreadTables {
         return frame.equals(PseudoFrames.NATIVE) ? CATEGORY_NATIVE : CATEGORY_PYTHON;
     }
 
-    void writeStackTable(JsonStream json) throws IOException {
+    void writeStackTable(JsonWriter json) throws IOException {
         json.beginObject();
         column(json, "frame", stacks, 0);
         column(json, "category", stacks, 2);
@@ -137,7 +138,7 @@ final class GeckoThreadTables {
         json.endObject();
     }
 
-    void writeFrameTable(JsonStream json) throws IOException {
+    void writeFrameTable(JsonWriter json) throws IOException {
         json.beginObject();
         constantColumn(json, "address", frames.size, -1);
         column(json, "category", frames, 1);
@@ -154,7 +155,7 @@ final class GeckoThreadTables {
         json.endObject();
     }
 
-    void writeFuncTable(JsonStream json) throws IOException {
+    void writeFuncTable(JsonWriter json) throws IOException {
         json.beginObject();
         column(json, "name", funcs, 0);
         json.name("isJS").beginArray();
@@ -181,7 +182,7 @@ final class GeckoThreadTables {
         json.endObject();
     }
 
-    void writeResourceTable(JsonStream json) throws IOException {
+    void writeResourceTable(JsonWriter json) throws IOException {
         json.beginObject();
         constantColumn(json, "lib", resources.size, null);
         column(json, "name", resources, 0);
@@ -192,7 +193,7 @@ final class GeckoThreadTables {
     }
 
     /** A column of indexes or numbers, where -1 stands for null. */
-    private static void column(JsonStream json, String name, Columns table, int column) throws IOException {
+    private static void column(JsonWriter json, String name, Columns table, int column) throws IOException {
         json.name(name).beginArray();
         for (int i = 0; i < table.size; i++) {
             json.optional(table.get(i, column));
@@ -201,7 +202,7 @@ final class GeckoThreadTables {
     }
 
     /** A column holding one value in every row; a null {@code value} writes nulls. */
-    private static void constantColumn(JsonStream json, String name, int length, Integer value) throws IOException {
+    private static void constantColumn(JsonWriter json, String name, int length, Integer value) throws IOException {
         json.name(name).beginArray();
         for (int i = 0; i < length; i++) {
             if (value == null) {

@@ -1,5 +1,6 @@
 package dev.remora.app.output.profile;
 
+import dev.remora.app.output.json.JsonWriter;
 import dev.remora.domain.model.PseudoFrames;
 import dev.remora.domain.profile.CallTree;
 import dev.remora.domain.profile.Profile;
@@ -43,7 +44,7 @@ public final class GeckoWriter implements ProfileWriter {
     public void write(Profile profile, OutputStream out) throws IOException {
         StringTable strings = new StringTable();
         SamplesByThread byThread = SamplesByThread.of(profile);
-        JsonStream json = new JsonStream(out);
+        JsonWriter json = JsonWriter.utf8(out);
         json.beginObject();
         json.name("meta");
         writeMeta(profile, json);
@@ -77,7 +78,7 @@ public final class GeckoWriter implements ProfileWriter {
         json.flush();
     }
 
-    private static void writeMeta(Profile profile, JsonStream json) throws IOException {
+    private static void writeMeta(Profile profile, JsonWriter json) throws IOException {
         ProfileInfo info = profile.info();
         String arch = System.getProperty("os.arch");
         int cpus = Runtime.getRuntime().availableProcessors();
@@ -131,7 +132,7 @@ public final class GeckoWriter implements ProfileWriter {
 
     private static void writeThread(Profile profile, int thread, GeckoThreadTables tables,
                                     SamplesByThread byThread, boolean[] collectingGarbage, long endNanos,
-                                    StringTable strings, JsonStream json) throws IOException {
+                                    StringTable strings, JsonWriter json) throws IOException {
         ProfiledThread t = profile.threads().get(thread);
         json.beginObject();
         json.name("name").value("Thread-" + t.threadId() + t.name().map(n -> " [" + n + "]").orElse(""));
@@ -194,7 +195,7 @@ public final class GeckoWriter implements ProfileWriter {
     }
 
     private static void writeMarkers(List<GeckoMarkers.Marker> markers, long tid, StringTable strings,
-                                     JsonStream json) throws IOException {
+                                     JsonWriter json) throws IOException {
         json.beginObject();
         json.name("data").beginArray();
         for (GeckoMarkers.Marker m : markers) {

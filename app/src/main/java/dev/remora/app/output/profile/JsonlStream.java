@@ -1,5 +1,6 @@
 package dev.remora.app.output.profile;
 
+import dev.remora.app.output.json.JsonWriter;
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.profile.CallTree;
@@ -78,25 +79,7 @@ public final class JsonlStream implements SampleStream {
         }
         frames(profile, newFrames);
 
-        JsonText w = new JsonText().beginObject()
-                .field("type", "window").field("v", VERSION)
-                .field("start_us", samples.time(fromSample) / 1000)
-                .field("end_us", samples.time(toSample - 1) / 1000)
-                .field("samples", toSample - fromSample)
-                .name("threads").beginArray();
-        for (Map.Entry<Integer, Map<Integer, long[]>> thread : threads.entrySet()) {
-            w.beginObject().name("thread_id").unsignedValue(profile.threads().get(thread.getKey()).threadId())
-                    .name("stacks").beginArray();
-            for (Map.Entry<Integer, long[]> stack : thread.getValue().entrySet()) {
-                w.beginObject().name("frames").beginArray();
-                for (int frame : paths.get(stack.getKey())) {
-                    w.value(frame);
-                }
-                w.endArray().field("count", stack.getValue()[0]).endObject();
-            }
-            w.endArray().endObject();
-        }
-        line(w.endArray().endObject());
+        line(json -> window(json, profile, fromSample, toSample, threads, paths));
         out.flush();
     }
 
@@ -108,21 +91,23 @@ public final class JsonlStream implements SampleStream {
         }
         finished = true;
         SamplingStats stats = profile.stats();
-        JsonText end = new JsonText().beginObject()
-                .field("type", "end").field("v", VERSION)
-                .field("samples_total", profile.samples().size())
-                .field("achieved_rate_hz", stats.achievedRate())
-                .field("error_rate", stats.errorRate())
-                .field("ticks", stats.ticks())
-                .field("errors", stats.errors().total())
-                .name("error_reasons").beginObject();
-        for (StackProblem.Kind kind : stats.errors().kinds()) {
-            end.field(kind.label(), stats.errors().count(kind));
-        }
-        line(end.endObject()
-                .field("missed", stats.missed())
-                .field("elapsed_us", stats.elapsedNanos() / 1000)
-                .endObject());
+        line(json -> {
+            json.beginObject()
+                    .name("type").value("end").name("v").value(VERSION)
+                    .name("samples_total").value(profile.samples().size())
+                    .name("achieved_rate_hz").value(stats.achievedRate())
+                    .name("error_rate").value(stats.errorRate())
+                    .name("ticks").value(stats.ticks())
+                    .name("errors").value(stats.errors().total())
+                    .name("error_reasons").beginObject();
+            for (StackProblem.Kind kind : stats.errors().kinds()) {
+                json.name(kind.label()).value(stats.errors().count(kind));
+            }
+            json.endObject()
+                    .name("missed").value(stats.missed())
+                    .name("elapsed_us").value(stats.elapsedNanos() / 1000)
+                    .endObject();
+        });
         out.flush();
     }
 
@@ -137,14 +122,14 @@ public final class JsonlStream implements SampleStream {
         }
         metaWritten = true;
         ProfileInfo info = profile.info();
-        line(new JsonText().beginObject()
-                .field("type", "meta").field("v", VERSION)
-                .field("pid", info.pid())
-                .field("python_version", info.pythonVersion())
-                .field("backend", info.backend())
-                .field("mode", info.mode().name().toLowerCase(Locale.ROOT))
-                .field("start_unix_ms", info.startEpochMillis())
-                .field("sample_interval_usec", info.intervalNanos() / 1000)
+        line(json -> json.beginObject()
+                .name("type").value("meta").name("v").value(VERSION)
+                .name("pid").value(info.pid())
+                .name("python_version").value(info.pythonVersion())
+                .name("backend").value(info.backend())
+                .name("mode").value(info.mode().name().toLowerCase(Locale.ROOT))
+                .name("start_unix_ms").value(info.startEpochMillis())
+                .name("sample_interval_usec").value(info.intervalNanos() / 1000)
                 .endObject());
         out.flush();
     }
@@ -155,32 +140,60 @@ public final class JsonlStream implements SampleStream {
             pending.add(id);
         }
         for (int start = 0; start < pending.size(); start += FRAMES_PER_RECORD) {
-            JsonText w = new JsonText().beginObject().field("type", "frames").field("v", VERSION).name("frames").beginArray();
-            for (int id : pending.subList(start, Math.min(pending.size(), start + FRAMES_PER_RECORD))) {
-                frame(w, id, profile.frames().get(id));
-            }
-            line(w.endArray().endObject());
+            List<Integer> batch = pending.subList(start, Math.min(pending.size(), start + FRAMES_PER_RECORD));
+            line(json -> {
+                json.beginObject().name("type").value("frames").name("v").value(VERSION).name("frames").beginArray();
+                for (int id : batch) {
+                    frame(json, id, profile.frames().get(id));
+                }
+                json.endArray().endObject();
+            });
         }
         framesWritten.or(ids);
     }
 
-    private static void frame(JsonText w, int id, FrameInfo frame) {
+    /** The stacks of one window, per thread, each as frame ids from the root with how often it was seen. */
+    private static void window(JsonWriter json, Profile profile, int fromSample, int toSample,
+                               Map<Integer, Map<Integer, long[]>> threads, Map<Integer, int[]> paths) throws IOException {
+        SampleLog samples = profile.samples();
+        json.beginObject()
+                .name("type").value("window").name("v").value(VERSION)
+                .name("start_us").value(samples.time(fromSample) / 1000)
+                .name("end_us").value(samples.time(toSample - 1) / 1000)
+                .name("samples").value(toSample - fromSample)
+                .name("threads").beginArray();
+        for (Map.Entry<Integer, Map<Integer, long[]>> thread : threads.entrySet()) {
+            json.beginObject().name("thread_id").unsignedValue(profile.threads().get(thread.getKey()).threadId())
+                    .name("stacks").beginArray();
+            for (Map.Entry<Integer, long[]> stack : thread.getValue().entrySet()) {
+                json.beginObject().name("frames").beginArray();
+                for (int frame : paths.get(stack.getKey())) {
+                    json.value(frame);
+                }
+                json.endArray().name("count").value(stack.getValue()[0]).endObject();
+            }
+            json.endArray().endObject();
+        }
+        json.endArray().endObject();
+    }
+
+    private static void frame(JsonWriter w, int id, FrameInfo frame) throws IOException {
         SourceLocation at = frame.location();
-        w.beginObject().field("frame_id", id).field("function", frame.function()).field("file", frame.file())
-                .field("line", at.hasLine() ? at.line() : 0);
+        w.beginObject().name("frame_id").value(id).name("function").value(frame.function()).name("file").value(frame.file())
+                .name("line").value(at.hasLine() ? at.line() : 0);
         if (at.hasEndLine()) {
-            w.field("end_line", at.endLine());
+            w.name("end_line").value(at.endLine());
         }
         if (at.hasColumn()) {
-            w.field("column", at.column());
+            w.name("column").value(at.column());
         }
         if (at.hasEndColumn()) {
-            w.field("end_column", at.endColumn());
+            w.name("end_column").value(at.endColumn());
         }
         w.endObject();
     }
 
-    private void line(JsonText record) throws IOException {
-        out.write(Utf8.encode(record + "\n"));
+    private void line(JsonWriter.Body record) throws IOException {
+        out.write(Utf8.encode(JsonWriter.text(record) + "\n"));
     }
 }

@@ -1,5 +1,6 @@
 package dev.remora.app.output.profile;
 
+import dev.remora.app.output.json.JsonWriter;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.PseudoFrames;
 import dev.remora.domain.profile.CallTree;
@@ -25,7 +26,7 @@ public final class SpeedscopeWriter implements ProfileWriter {
     public void write(Profile profile, OutputStream out) throws IOException {
         ProfileInfo info = profile.info();
         SamplesByThread byThread = SamplesByThread.of(profile);
-        JsonStream json = new JsonStream(out);
+        JsonWriter json = JsonWriter.utf8(out);
         json.beginObject();
         json.name("$schema").value(SCHEMA);
         json.name("exporter").value("remora");
@@ -46,7 +47,7 @@ public final class SpeedscopeWriter implements ProfileWriter {
         json.flush();
     }
 
-    private static void writeFrames(FrameTable frames, JsonStream json) throws IOException {
+    private static void writeFrames(FrameTable frames, JsonWriter json) throws IOException {
         json.beginArray();
         for (int id = 0; id < frames.size(); id++) {
             FrameInfo frame = frames.get(id);
@@ -68,7 +69,7 @@ public final class SpeedscopeWriter implements ProfileWriter {
     }
 
     private static void writeThread(Profile profile, SamplesByThread byThread, int thread, int[][] paths,
-                                    JsonStream json) throws IOException {
+                                    JsonWriter json) throws IOException {
         ProfiledThread t = profile.threads().get(thread);
         long interval = profile.info().intervalNanos();
         int count = byThread.count(thread);

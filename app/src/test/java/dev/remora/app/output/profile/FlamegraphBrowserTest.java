@@ -1,6 +1,8 @@
 package dev.remora.app.output.profile;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.remora.app.output.json.JsonEscaping;
+import dev.remora.app.output.json.JsonWriter;
 import dev.remora.app.testing.ChromiumPage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -223,8 +225,6 @@ class FlamegraphBrowserTest {
 
     /** A JavaScript string literal (JSON's syntax is a subset of it). */
     private static String jsString(String s) {
-        StringBuilder out = new StringBuilder();
-        FlamegraphJson.string(out, s);
-        return out.toString();
+        return JsonWriter.text(JsonEscaping.HTML_SCRIPT, json -> json.value(s));
     }
 }
