@@ -2,7 +2,6 @@ package dev.remora.app.cli;
 
 import dev.remora.adapters.procmem.ProcessList;
 import dev.remora.app.output.DumpWriter;
-import dev.remora.app.output.Json;
 import dev.remora.app.output.asyncio.AsyncJsonWriter;
 import dev.remora.app.output.asyncio.AsyncTextWriter;
 import dev.remora.app.output.asyncio.AsyncWriter;
@@ -10,6 +9,7 @@ import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.app.output.JsonDumpWriter;
 import dev.remora.app.output.SourceLines;
 import dev.remora.app.output.TextDumpWriter;
+import dev.remora.app.output.json.JsonWriter;
 import dev.remora.app.ps.PythonProcessFinder;
 import dev.remora.app.ps.PythonProcessRow;
 import dev.remora.domain.InspectionException;
@@ -126,7 +126,9 @@ public final class DumpCommand implements Callable<Integer> {
                 }
             }
             if (problem.isPresent() && format == Format.json) {
-                into.print("{\"pid\": %d, \"error\": %s}".formatted(row.pid(), Json.string(problem.get())));
+                String why = problem.get();
+                into.print(JsonWriter.text(json -> json.beginObject()
+                        .name("pid").value(row.pid()).name("error").value(why).endObject()));
             } else if (problem.isPresent()) {
                 into.printf("Process %d (%s): not read: %s%n", row.pid(), row.commandLine(), problem.get());
             }
@@ -138,7 +140,13 @@ public final class DumpCommand implements Callable<Integer> {
             }
         }
         if (format == Format.json) {
-            out.println("[" + String.join(", ", documents) + "]");
+            out.println(JsonWriter.text(json -> {
+                json.beginArray();
+                for (String document : documents) {
+                    json.rawValue(document);
+                }
+                json.endArray();
+            }));
         }
         out.flush();
         return 0;

@@ -1,6 +1,6 @@
 package dev.remora.app.ps;
 
-import dev.remora.app.output.Json;
+import dev.remora.app.output.json.JsonWriter;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -15,19 +15,27 @@ public final class PsJsonWriter {
     private PsJsonWriter() {}
 
     public static void write(List<PythonProcessRow> rows, PrintWriter out) {
-        StringBuilder b = new StringBuilder("[");
-        String sep = "";
-        for (PythonProcessRow row : rows) {
-            b.append(sep).append("{\"pid\": ").append(row.pid())
-                    .append(", \"ppid\": ").append(row.parent())
-                    .append(", \"python_version\": ").append(row.pythonVersion().map(Json::string).orElse("null"))
-                    .append(", \"threads\": ").append(row.threads().isPresent() ? Integer.toString(row.threads().getAsInt()) : "null")
-                    .append(", \"command\": ").append(Json.string(row.commandLine()));
-            row.error().ifPresent(why -> b.append(", \"error\": ").append(Json.string(why)));
-            b.append('}');
-            sep = ", ";
-        }
-        out.println(b.append(']'));
+        out.println(JsonWriter.text(json -> {
+            json.beginArray();
+            for (PythonProcessRow row : rows) {
+                json.beginObject()
+                        .name("pid").value(row.pid())
+                        .name("ppid").value(row.parent())
+                        .name("python_version").value(row.pythonVersion().orElse(null))
+                        .name("threads");
+                if (row.threads().isPresent()) {
+                    json.value(row.threads().getAsInt());
+                } else {
+                    json.nullValue();
+                }
+                json.name("command").value(row.commandLine());
+                if (row.error().isPresent()) {
+                    json.name("error").value(row.error().get());
+                }
+                json.endObject();
+            }
+            json.endArray();
+        }));
         out.flush();
     }
 }

@@ -139,6 +139,14 @@ public final class JsonWriter implements Flushable {
         return Double.isFinite(n) ? raw(BigDecimal.valueOf(n).setScale(places, RoundingMode.HALF_UP).toPlainString()) : nullValue();
     }
 
+    /**
+     * A value that is JSON already, written as it is: a whole document another writer made, placed
+     * into this one (the caller vouches for it).
+     */
+    public JsonWriter rawValue(String json) throws IOException {
+        return raw(json);
+    }
+
     /** Hands what is buffered on; the underlying writer stays open, it belongs to the caller. */
     @Override
     public void flush() throws IOException {

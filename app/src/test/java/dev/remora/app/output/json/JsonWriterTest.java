@@ -33,6 +33,14 @@ class JsonWriterTest {
     }
 
     @Test
+    void placesRawDocumentsLikeValues() {
+        assertThat(JsonWriter.text(json -> json.beginArray()
+                .rawValue("{\"pid\":1}").rawValue("[]").value("x").rawValue("2")
+                .endArray()))
+                .isEqualTo("[{\"pid\":1},[],\"x\",2]");
+    }
+
+    @Test
     void millisecondsAreExactDecimals() {
         assertThat(millis(0)).isEqualTo("0");
         assertThat(millis(10_000_000)).isEqualTo("10");
