@@ -69,7 +69,7 @@ class AsyncJsonWriterTest {
         AsyncSnapshot odd = new AsyncSnapshot(1, SampleGraphs.VERSION, AsyncMode.ALL, List.of(
                 new AsyncThread(2, List.of(
                         SampleGraphs.task(3, "tab\tnl\nlone\uD800end\\", List.of())))));
-        assertThat(json(odd)).contains("\"task_name\": \"tab\\tnl\\nlone\\ud800end\\\\\"");
+        assertThat(json(odd)).contains("\"task_name\":\"tab\\tnl\\nlone\\ud800end\\\\\"");
     }
 
     static List<TargetInterpreter> interpreters() {

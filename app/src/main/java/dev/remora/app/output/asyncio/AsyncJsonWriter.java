@@ -1,6 +1,7 @@
 package dev.remora.app.output.asyncio;
 
-import dev.remora.app.output.Json;
+import dev.remora.app.output.json.JsonFrames;
+import dev.remora.app.output.json.JsonWriter;
 import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.asyncio.AsyncTask;
 import dev.remora.domain.asyncio.AsyncThread;
@@ -8,6 +9,7 @@ import dev.remora.domain.asyncio.Awaiter;
 import dev.remora.domain.asyncio.CoroutineStack;
 import dev.remora.domain.model.FrameInfo;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 
@@ -27,51 +29,43 @@ public final class AsyncJsonWriter implements AsyncWriter {
 
     @Override
     public void write(AsyncSnapshot snapshot, PrintWriter out) {
-        StringBuilder b = new StringBuilder(4096);
-        b.append("{\"pid\": ").append(snapshot.pid())
-                .append(", \"python_version\": ").append(Json.string(snapshot.pythonVersion().toString()))
-                .append(", \"async\": {\"mode\": ").append(Json.string(snapshot.mode().label()))
-                .append(", \"threads\": [");
-        String sep = "";
-        for (AsyncThread thread : snapshot.threads()) {
-            b.append(sep).append("{\"thread_id\": ").append(thread.threadId()).append(", \"tasks\": [");
-            String taskSep = "";
-            for (AsyncTask task : thread.tasks()) {
-                b.append(taskSep);
-                task(b, task);
-                taskSep = ", ";
+        out.println(JsonWriter.text(json -> {
+            json.beginObject()
+                    .name("pid").value(snapshot.pid())
+                    .name("python_version").value(snapshot.pythonVersion().toString())
+                    .name("async").beginObject()
+                    .name("mode").value(snapshot.mode().label())
+                    .name("threads").beginArray();
+            for (AsyncThread thread : snapshot.threads()) {
+                json.beginObject().name("thread_id").value(thread.threadId()).name("tasks").beginArray();
+                for (AsyncTask task : thread.tasks()) {
+                    task(json, task);
+                }
+                json.endArray().endObject();
             }
-            b.append("]}");
-            sep = ", ";
-        }
-        b.append("]}}");
-        out.println(b);
+            json.endArray().endObject().endObject();
+        }));
         out.flush();
     }
 
-    private static void task(StringBuilder b, AsyncTask task) {
-        b.append("{\"task_id\": ").append(task.taskId())
-                .append(", \"task_name\": ").append(Json.string(task.name()))
-                .append(", \"coroutine_stack\": [");
-        String sep = "";
+    private static void task(JsonWriter json, AsyncTask task) throws IOException {
+        json.beginObject()
+                .name("task_id").value(task.taskId())
+                .name("task_name").value(task.name())
+                .name("coroutine_stack").beginArray();
         for (CoroutineStack c : task.coroutineStack()) {
-            b.append(sep);
-            stack(b, c.taskId(), c.callStack());
-            sep = ", ";
+            stack(json, c.taskId(), c.callStack());
         }
-        b.append("], \"awaited_by\": [");
-        sep = "";
+        json.endArray().name("awaited_by").beginArray();
         for (Awaiter a : task.awaitedBy()) {
-            b.append(sep);
-            stack(b, a.taskId(), a.callStack());
-            sep = ", ";
+            stack(json, a.taskId(), a.callStack());
         }
-        b.append("]}");
+        json.endArray().endObject();
     }
 
-    private static void stack(StringBuilder b, long taskId, List<FrameInfo> frames) {
-        b.append("{\"task_name\": ").append(taskId).append(", \"call_stack\": ");
-        Json.appendFrames(b, frames);
-        b.append('}');
+    private static void stack(JsonWriter json, long taskId, List<FrameInfo> frames) throws IOException {
+        json.beginObject().name("task_name").value(taskId).name("call_stack");
+        JsonFrames.write(json, frames);
+        json.endObject();
     }
 }
