@@ -1,5 +1,8 @@
 package dev.remora.app.bench;
 
+import dev.remora.app.output.json.JsonWriter;
+
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
@@ -42,18 +45,30 @@ public final class BenchReport {
     }
 
     public static void json(Setup setup, BenchResult ours, Optional<BenchResult> cpython, PrintWriter out) {
-        StringBuilder b = new StringBuilder("{");
-        b.append(String.format(Locale.ROOT, "\"workload\": \"%s\", \"api\": \"%s\", \"python_version\": \"%s\", \"pid\": %d, \"backend\": \"%s\", "
-                + "\"threads\": \"%s\", \"rounds\": %d, \"frame_marker\": %b, ", setup.workload(), setup.api(), setup.pythonVersion(), setup.pid(), setup.backend(),
-                setup.threads(), setup.rounds(), setup.frameMarker()));
-        fields(ours, b);
-        cpython.ifPresent(c -> {
-            b.append(", \"cpython\": {");
-            fields(c, b);
-            OptionalDouble ratio = ratio(ours, c);
-            b.append(ratio.isPresent() ? String.format(Locale.ROOT, "}, \"ratio\": %.4f", ratio.getAsDouble()) : "}, \"ratio\": null");
-        });
-        out.println(b.append('}'));
+        out.println(JsonWriter.text(json -> {
+            json.beginObject()
+                    .name("workload").value(setup.workload())
+                    .name("api").value(setup.api().name())
+                    .name("python_version").value(setup.pythonVersion())
+                    .name("pid").value(setup.pid())
+                    .name("backend").value(setup.backend())
+                    .name("threads").value(setup.threads().name())
+                    .name("rounds").value(setup.rounds())
+                    .name("frame_marker").value(setup.frameMarker());
+            fields(ours, json);
+            if (cpython.isPresent()) {
+                json.name("cpython").beginObject();
+                fields(cpython.get(), json);
+                json.endObject().name("ratio");
+                OptionalDouble ratio = ratio(ours, cpython.get());
+                if (ratio.isPresent()) {
+                    json.rounded(ratio.getAsDouble(), 4);
+                } else {
+                    json.nullValue();
+                }
+            }
+            json.endObject();
+        }));
         out.flush();
     }
 
@@ -63,16 +78,19 @@ public final class BenchReport {
                 ? OptionalDouble.of(ours.workRate() / cpython.workRate()) : OptionalDouble.empty();
     }
 
-    private static void fields(BenchResult r, StringBuilder b) {
-        b.append(String.format(Locale.ROOT, "\"calls\": %d, \"samples\": %d, \"failures\": %d, \"avg_call_us\": %.3f, "
-                        + "\"work_rate\": %.1f, \"sample_rate\": %.1f, \"success_rate\": %.2f, \"stats\": {",
-                r.calls(), r.samples(), r.failures(), r.avgCallMicros(), r.workRate(), r.sampleRate(), r.successRate()));
-        String sep = "";
+    private static void fields(BenchResult r, JsonWriter json) throws IOException {
+        json.name("calls").value(r.calls())
+                .name("samples").value(r.samples())
+                .name("failures").value(r.failures())
+                .name("avg_call_us").rounded(r.avgCallMicros(), 3)
+                .name("work_rate").rounded(r.workRate(), 1)
+                .name("sample_rate").rounded(r.sampleRate(), 1)
+                .name("success_rate").rounded(r.successRate(), 2)
+                .name("stats").beginObject();
         for (Map.Entry<String, Long> e : r.stats().entrySet()) {
-            b.append(sep).append('"').append(e.getKey()).append("\": ").append(e.getValue());
-            sep = ", ";
+            json.name(e.getKey()).value(e.getValue());
         }
-        b.append('}');
+        json.endObject();
     }
 
     private static void row(BenchResult r, PrintWriter out) {
