@@ -1,5 +1,9 @@
 package dev.remora.app.bench;
 
+import dev.remora.app.output.json.JsonException;
+import dev.remora.app.output.json.JsonReader;
+import dev.remora.app.output.json.JsonValue;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -10,8 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.function.Function;
 
 /**
  * CPython 3.15's own remote unwinder on the same target, run the way CPython's benchmark does, in a
@@ -19,9 +22,6 @@ import java.util.regex.Pattern;
  */
 public final class CpythonBench implements BenchSide {
 
-    private static final Pattern READY = Pattern.compile("\\{\"ready\": true}");
-    private static final Pattern SLICE = Pattern.compile(
-            "\\{\"calls\": (\\d+), \"samples\": (\\d+), \"failures\": (\\d+), \"work_seconds\": ([0-9.e+-]+), \"wall_seconds\": ([0-9.e+-]+)}");
     /** How long past its slice the helper may take to answer before it is taken for hung. */
     private static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(60);
 
@@ -49,7 +49,7 @@ public final class CpythonBench implements BenchSide {
                 .redirectErrorStream(true).start();
         CpythonBench bench = new CpythonBench(p);
         try {
-            bench.answer(READY, 0);
+            bench.answer(CpythonBench::ready, 0);
         } catch (IOException | RuntimeException e) {
             bench.close();
             throw e;
@@ -60,14 +60,22 @@ public final class CpythonBench implements BenchSide {
     @Override
     public void measure(long nanos) throws IOException {
         requests.println(String.format(Locale.ROOT, "%.6f", nanos / 1e9));
-        Matcher m = answer(SLICE, nanos);
-        try {
-            total = total.plus(new BenchResult("cpython", Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
-                    Long.parseLong(m.group(3)), Math.round(Double.parseDouble(m.group(4)) * 1e9),
-                    Math.round(Double.parseDouble(m.group(5)) * 1e9), Map.of()));
-        } catch (NumberFormatException e) {
-            throw new IOException("unexpected answer from CPython's unwinder: " + m.group());
+        total = total.plus(answer(CpythonBench::slice, nanos));
+    }
+
+    /** {@code {"ready": true}}: the helper's unwinder is attached to the target. */
+    private static JsonValue ready(JsonValue answer) {
+        if (!answer.get("ready").asBoolean()) {
+            throw new JsonException("not ready");
         }
+        return answer;
+    }
+
+    /** What one slice measured: {@code {"calls", "samples", "failures", "work_seconds", "wall_seconds"}}. */
+    private static BenchResult slice(JsonValue answer) {
+        return new BenchResult("cpython", answer.get("calls").asLong(), answer.get("samples").asLong(),
+                answer.get("failures").asLong(), Math.round(answer.get("work_seconds").asDouble() * 1e9),
+                Math.round(answer.get("wall_seconds").asDouble() * 1e9), Map.of());
     }
 
     @Override
@@ -82,10 +90,12 @@ public final class CpythonBench implements BenchSide {
     }
 
     /**
-     * The helper's next answer, matched. When it ends instead, its last line of output (its error)
-     * is the failure; when it stays silent past the slice and a grace period, it is stopped.
+     * The helper's next answer, as {@code read} takes it. Output that is not JSON, or not the answer
+     * {@code read} expects, is passed over (Python's warnings go to the same stream). When the helper
+     * ends instead, its last line of output (its error) is the failure; when it stays silent past the
+     * slice and a grace period, it is stopped.
      */
-    private Matcher answer(Pattern expected, long sliceNanos) throws IOException {
+    private <T> T answer(Function<JsonValue, T> read, long sliceNanos) throws IOException {
         AtomicBoolean silent = new AtomicBoolean();
         Thread watchdog = Thread.ofVirtual().start(() -> {
             try {
@@ -100,11 +110,11 @@ public final class CpythonBench implements BenchSide {
             String line;
             String last = null;
             while ((line = answers.readLine()) != null) {
-                Matcher m = expected.matcher(line);
-                if (m.matches()) {
-                    return m;
+                try {
+                    return read.apply(JsonReader.parse(line));
+                } catch (JsonException notTheAnswer) {
+                    last = line;
                 }
-                last = line;
             }
             if (silent.get()) {
                 throw new IOException("CPython's unwinder gave no answer within %d s and was stopped"
