@@ -1,0 +1,74 @@
+"""What following subprocesses costs Remora itself: `remora attach --subprocesses` on a parent with
+seven Python children (eight processes, each busy in a loop), sampled at 1 kHz each for SECONDS,
+and the CPU time Remora used over that time (its own user + system time, from the kernel).
+
+usage: python3 scripts/bench-subprocesses.py [REMORA] [SECONDS]
+REMORA defaults to the release built by scripts/release.sh, else the clone's ./remora; the target
+runs under the provisioned CPython 3.15 (the Debian sid root of scripts/provision-targets.sh).
+"""
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SID = os.environ.get("REMORA_CACHE", "/var/cache/remora") + "/sid-root"
+TREE = """
+import subprocess, sys, time
+def busy():
+    while True:
+        sum(i * i for i in range(200))
+if len(sys.argv) > 1:
+    busy()
+children = [subprocess.Popen([sys.executable, __file__, "child"]) for _ in range(7)]
+time.sleep(0.5)
+print("READY", flush=True)
+busy()
+"""
+
+
+def main():
+    releases = sorted(glob.glob(f"{HERE}/dist/remora-*/bin/remora"))
+    remora = sys.argv[1] if len(sys.argv) > 1 else (releases[0] if releases else f"{HERE}/remora")
+    seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 5.0
+    with tempfile.TemporaryDirectory(dir=f"{SID}/tmp") as root_dir:
+        script = os.path.join(root_dir, "tree.py")
+        with open(script, "w") as f:
+            f.write(TREE)
+        inside = script[len(SID):]
+        target = subprocess.Popen(["chroot", SID, "python3.15", inside], stdout=subprocess.PIPE, text=True)
+        try:
+            if target.stdout.readline().strip() != "READY":
+                raise SystemExit("bench-subprocesses: the target did not start")
+            out = os.path.join(root_dir, "profile.txt")
+            start = time.perf_counter()
+            pid = os.fork()
+            if pid == 0:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, 1)
+                os.dup2(devnull, 2)
+                os.execvp(remora, [remora, "attach", "--subprocesses", "-d", str(seconds), "--collapsed",
+                                   "-o", out, str(target.pid)])
+            _, status, usage = os.wait4(pid, 0)
+            wall = time.perf_counter() - start
+            if os.waitstatus_to_exitcode(status) != 0:
+                raise SystemExit("bench-subprocesses: remora failed")
+            profiles = glob.glob(os.path.join(root_dir, "profile_*.txt"))
+            samples = 0
+            for path in profiles:
+                with open(path) as f:
+                    samples += sum(int(line.rsplit(" ", 1)[1]) for line in f if line.strip())
+        finally:
+            subprocess.run(["pkill", "-f", inside])
+            target.kill()
+    cpu = usage.ru_utime + usage.ru_stime
+    print(f"processes profiled: {len(profiles)}, samples: {samples} "
+          f"({samples / seconds / max(len(profiles), 1):.0f} per second per process)")
+    print(f"remora: {wall:.2f} s wall, {cpu:.2f} s CPU = {100 * cpu / wall:.0f}% of one core "
+          f"({1e6 * cpu / max(samples, 1):.1f} µs of CPU per sample, start-up included)")
+
+
+if __name__ == "__main__":
+    main()
