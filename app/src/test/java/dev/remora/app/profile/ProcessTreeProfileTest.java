@@ -72,6 +72,35 @@ class ProcessTreeProfileTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void ctrlCKeepsWhatEveryProcessSampled() throws Exception {
+        TargetInterpreter python = interpreter("debian-3.15");
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-tree-int-")) {
+            // ps_family.py: a parent with parked threads and one child of its own, both sleeping.
+            Process target = new ProcessBuilder(python.scriptCommand(dir.copyResource("targets/ps_family.py"),
+                    List.of("1", "--child"))).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            try {
+                String ready = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8)).readLine();
+                long child = Long.parseLong(ready.substring("READY ".length()));
+                try (RemoraProcess remora = RemoraProcess.start(dir.host(), "attach", "--subprocesses", "--collapsed",
+                        "-o", dir.host("tree.txt").toString(), Long.toString(target.pid()))) {
+                    remora.awaitErr("Sampling process " + target.pid() + " ");
+                    remora.awaitErr("Sampling process " + child + " ");
+                    Thread.sleep(300);
+                    remora.interrupt();
+                    // Like any program stopped by SIGINT: 128 + 2; what was sampled is written all the same.
+                    assertThat(remora.waitFor()).as(remora.err()).isEqualTo(130);
+                    assertThat(remora.err().split("Interrupted by user", -1)).as(remora.err()).hasSize(3);
+                    List<Profiled> profiles = profiles(dir.host());
+                    assertThat(profiles).extracting(Profiled::pid).containsExactlyInAnyOrder(target.pid(), child);
+                    profiles.forEach(p -> assertThat(p.lines()).as("process %d", p.pid()).isNotEmpty());
+                }
+            } finally {
+                ParkedTarget.kill(target);
+            }
+        }
+    }
+
     private static TargetInterpreter interpreter(String name) {
         return TargetInterpreters.all().stream().filter(t -> t.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no " + name + " among the targets"));
