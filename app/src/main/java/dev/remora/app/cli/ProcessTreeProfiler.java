@@ -36,6 +36,8 @@ final class ProcessTreeProfiler {
     private final int self = (int) ProcessHandle.current().pid();
     private final AtomicInteger profiled = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
+    /** With --merge: the sessions' profiles, written as one when all are over. */
+    private final MergedTree merged = new MergedTree();
 
     ProcessTreeProfiler(ProfileOptions options, BackendOption backend, PrintWriter out, PrintWriter err) {
         this.options = options;
@@ -49,6 +51,8 @@ final class ProcessTreeProfiler {
      * and every session with it; returns the exit code.
      */
     int run(int root, BooleanSupplier rootAlive) throws Exception {
+        // A bad output path fails before anything is sampled.
+        ProfileOutput mergedOutput = options.merge ? ProfileOutput.prepare(options, root, out, err) : null;
         long start = System.nanoTime();
         long duration = options.durationNanos();
         AtomicBoolean stopping = new AtomicBoolean();
@@ -63,9 +67,10 @@ final class ProcessTreeProfiler {
                 if (duration > 0 && elapsed >= duration) {
                     break;
                 }
-                for (int pid : newProcesses(root, seen)) {
+                for (ProcessList.Entry entry : newProcesses(root, seen)) {
                     long remaining = duration > 0 ? duration - elapsed : 0;
-                    sessions.add(Thread.ofPlatform().name("remora-session-" + pid).start(() -> profile(pid, remaining)));
+                    sessions.add(Thread.ofPlatform().name("remora-session-" + entry.pid())
+                            .start(() -> profile(entry, remaining)));
                 }
                 if (!rootAlive.getAsBoolean() && sessions.stream().noneMatch(Thread::isAlive)) {
                     break;
@@ -86,32 +91,37 @@ final class ProcessTreeProfiler {
             throw new UserError("neither process %d nor any process under it ran Python while it was watched".formatted(root),
                     UserErrorHandler.EXIT_FAILURE);
         }
+        if (options.merge) {
+            mergedOutput.write(merged.profile(root));
+        }
         return failed.get() == 0 ? 0 : UserErrorHandler.EXIT_FAILURE;
     }
 
     /** The processes of the tree not seen before and old enough; they are seen from now on. */
-    private List<Integer> newProcesses(int root, Set<Integer> seen) throws Exception {
+    private List<ProcessList.Entry> newProcesses(int root, Set<Integer> seen) throws Exception {
         List<ProcessList.Entry> processes = ProcessList.all();
         long now = ProcessList.uptimeTicks();
         Set<Integer> tree = PythonProcessFinder.subtree(processes, root);
-        List<Integer> fresh = new ArrayList<>();
+        List<ProcessList.Entry> fresh = new ArrayList<>();
         for (ProcessList.Entry entry : processes) {
             if (tree.contains(entry.pid()) && !seen.contains(entry.pid()) && now - entry.startTicks() >= MIN_AGE_TICKS) {
                 seen.add(entry.pid());
-                fresh.add(entry.pid());
+                fresh.add(entry);
             }
         }
         return fresh;
     }
 
     /** One process's session; a process that is not Python is left alone, one that cannot be read says why. */
-    private void profile(int pid, long durationNanos) {
+    private void profile(ProcessList.Entry entry, long durationNanos) {
+        int pid = entry.pid();
         try (TargetOptions.Ports ports = TargetOptions.open(backend, pid)) {
             if (!PythonProcessFinder.mapsPython(ports.image())) {
                 return;
             }
             PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
-            ProfileOutput output = ProfileOutput.prepareForProcessOfTree(options, pid, out, err);
+            ProfileSink output = options.merge ? merged.part(pid, entry.command())
+                    : ProfileOutput.prepareForProcessOfTree(options, pid, out, err);
             profiled.incrementAndGet();
             new ProfileSession(process, ports.image(), options, output, err).run(() -> alive(pid), durationNanos);
         } catch (InspectionException.NotPython | InspectionException.TargetGone notProfiled) {

@@ -74,6 +74,10 @@ public final class ProfileOptions {
             + " output (FILE_PID.EXT), as they appear.")
     boolean subprocesses;
 
+    @Option(names = "--merge", description = "With --subprocesses: one profile of the whole tree, each process a root frame"
+            + " (process PID: command line).")
+    boolean merge;
+
     @Option(names = "--no-summary", description = "Leave the summary section out of the pstats table.")
     boolean noSummary;
 
@@ -114,6 +118,9 @@ public final class ProfileOptions {
         durationNanos();
         if (asyncAware) {
             asyncMode();
+        }
+        if (merge && !subprocesses) {
+            throw new UserError("--merge goes with --subprocesses", UserErrorHandler.EXIT_USAGE);
         }
         if (subprocesses && blocking) {
             throw new UserError("--subprocesses cannot go with --blocking", UserErrorHandler.EXIT_USAGE);

@@ -24,7 +24,7 @@ import java.util.Optional;
  * Where and how a profile is written. The file is checked before sampling starts, so a bad path fails
  * fast; if writing still fails at the end, the profile goes to a temporary file instead of being lost.
  */
-final class ProfileOutput {
+final class ProfileOutput implements ProfileSink {
 
     private final OutputFormat format;
     private final ProfileOptions options;
@@ -85,7 +85,8 @@ final class ProfileOutput {
         return new ProfileOutput(format, options, file, out, err);
     }
 
-    void window(Profile profile, int from, int to) {
+    @Override
+    public void window(Profile profile, int from, int to) {
         if (format != OutputFormat.jsonl || streamFailure != null) {
             return;
         }
@@ -112,7 +113,8 @@ final class ProfileOutput {
         }
     }
 
-    void write(Profile profile) throws IOException {
+    @Override
+    public void write(Profile profile) throws IOException {
         if (stream != null && streamFailure == null) {
             try (SampleStream s = stream) {
                 s.finish(profile);

@@ -35,14 +35,14 @@ final class ProfileSession {
     private final PythonProcess process;
     private final ProcessImage image;
     private final ProfileOptions options;
-    private final ProfileOutput output;
+    private final ProfileSink output;
     private final PrintWriter err;
 
     private boolean targetExited;
     private long durationNanos;
     private ProcessStopper stopper;
 
-    ProfileSession(PythonProcess process, ProcessImage image, ProfileOptions options, ProfileOutput output, PrintWriter err) {
+    ProfileSession(PythonProcess process, ProcessImage image, ProfileOptions options, ProfileSink output, PrintWriter err) {
         this.process = process;
         this.image = image;
         this.options = options;

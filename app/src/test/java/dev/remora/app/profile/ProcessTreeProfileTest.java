@@ -73,6 +73,43 @@ class ProcessTreeProfileTest {
     }
 
     @org.junit.jupiter.api.Test
+    void mergeGivesOneProfileWithAProcessUnderEachRoot() throws Exception {
+        TargetInterpreter parent = interpreter("debian-3.15");
+        TargetInterpreter other = interpreter("debian-3.13");
+        try (ScratchDir dir = ScratchDir.create(parent, "remora-it-tree-merge-")) {
+            Process target = new ProcessBuilder(parent.scriptCommand(dir.copyResource("targets/process_tree.py"),
+                    List.of(other.exe(), "spawn"))).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            try {
+                BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
+                assertThat(out.readLine()).isEqualTo("READY");
+                Path output = dir.host("tree.txt");
+                try (RemoraProcess remora = RemoraProcess.start(dir.host(), "attach", "--subprocesses", "--merge", "-d", "30",
+                        "--collapsed", "-o", output.toString(), Long.toString(target.pid()))) {
+                    remora.awaitErr("Sampling process " + target.pid() + " ");
+                    Writer in = new OutputStreamWriter(target.getOutputStream(), StandardCharsets.UTF_8);
+                    in.write("go\n");
+                    in.flush();
+                    assertThat(out.readLine()).isEqualTo("DONE");
+                    assertThat(remora.waitFor()).as(remora.err()).isZero();
+                    assertThat(profiles(dir.host())).as("no file per process").isEmpty();
+                    List<String> lines = Files.readAllLines(output);
+                    // tid:N;process PID: command;frames... COUNT
+                    java.util.Set<String> processes = new java.util.HashSet<>();
+                    for (String line : lines) {
+                        processes.add(line.split(";")[1].replaceAll(":.*", ""));
+                    }
+                    assertThat(processes).as(remora.err()).contains("process " + target.pid()).hasSizeGreaterThanOrEqualTo(11);
+                    assertThat(lines).filteredOn(line -> line.contains(":other_version_busy:"))
+                            .isNotEmpty().allMatch(line -> line.split(";")[1].contains(other.exe()));
+                    assertThat(remora.err().split("Profile written to", -1)).hasSize(2);
+                }
+            } finally {
+                ParkedTarget.kill(target);
+            }
+        }
+    }
+
+    @org.junit.jupiter.api.Test
     void ctrlCKeepsWhatEveryProcessSampled() throws Exception {
         TargetInterpreter python = interpreter("debian-3.15");
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-tree-int-")) {
