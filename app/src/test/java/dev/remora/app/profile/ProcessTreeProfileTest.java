@@ -46,14 +46,7 @@ class ProcessTreeProfileTest {
                 BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
                 assertThat(out.readLine()).isEqualTo("READY");
                 Path output = dir.host("tree.txt");
-                try (RemoraProcess remora = RemoraProcess.start(dir.host(), "attach", "--subprocesses", "-d", "30",
-                        "--collapsed", "-o", output.toString(), Long.toString(target.pid()))) {
-                    remora.awaitErr("Sampling process " + target.pid() + " ");
-                    Writer in = new OutputStreamWriter(target.getOutputStream(), StandardCharsets.UTF_8);
-                    in.write("go\n");
-                    in.flush();
-                    assertThat(out.readLine()).isEqualTo("DONE");
-                    assertThat(remora.waitFor()).as(remora.err()).isZero();
+                try (RemoraProcess remora = profileWhileItRuns(target, out, output, "--collapsed")) {
 
                     List<Profiled> profiles = profiles(dir.host());
                     assertThat(busy(profiles, "parent_busy", target.pid())).as(remora.err()).isGreaterThan(200); // busy 0.3 s
@@ -83,14 +76,7 @@ class ProcessTreeProfileTest {
                 BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
                 assertThat(out.readLine()).isEqualTo("READY");
                 Path output = dir.host("tree.txt");
-                try (RemoraProcess remora = RemoraProcess.start(dir.host(), "attach", "--subprocesses", "--merge", "-d", "30",
-                        "--collapsed", "-o", output.toString(), Long.toString(target.pid()))) {
-                    remora.awaitErr("Sampling process " + target.pid() + " ");
-                    Writer in = new OutputStreamWriter(target.getOutputStream(), StandardCharsets.UTF_8);
-                    in.write("go\n");
-                    in.flush();
-                    assertThat(out.readLine()).isEqualTo("DONE");
-                    assertThat(remora.waitFor()).as(remora.err()).isZero();
+                try (RemoraProcess remora = profileWhileItRuns(target, out, output, "--merge", "--collapsed")) {
                     assertThat(profiles(dir.host())).as("no file per process").isEmpty();
                     List<String> lines = Files.readAllLines(output);
                     // tid:N;process PID: command;frames... COUNT
@@ -136,6 +122,25 @@ class ProcessTreeProfileTest {
                 ParkedTarget.kill(target);
             }
         }
+    }
+
+    /**
+     * Starts {@code attach --subprocesses -d 30 OPTIONS -o OUTPUT} on the waiting process_tree.py, lets
+     * the tree run once Remora samples its root, and waits until both are done; Remora must exit 0.
+     */
+    private static RemoraProcess profileWhileItRuns(Process target, BufferedReader out, Path output, String... options)
+            throws Exception {
+        List<String> args = new ArrayList<>(List.of("attach", "--subprocesses", "-d", "30"));
+        args.addAll(List.of(options));
+        args.addAll(List.of("-o", output.toString(), Long.toString(target.pid())));
+        RemoraProcess remora = RemoraProcess.start(output.getParent(), args.toArray(String[]::new));
+        remora.awaitErr("Sampling process " + target.pid() + " ");
+        Writer in = new OutputStreamWriter(target.getOutputStream(), StandardCharsets.UTF_8);
+        in.write("go\n");
+        in.flush();
+        assertThat(out.readLine()).isEqualTo("DONE");
+        assertThat(remora.waitFor()).as(remora.err()).isZero();
+        return remora;
     }
 
     private static TargetInterpreter interpreter(String name) {
