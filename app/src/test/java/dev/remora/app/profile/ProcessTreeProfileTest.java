@@ -79,14 +79,16 @@ class ProcessTreeProfileTest {
                 try (RemoraProcess remora = profileWhileItRuns(target, out, output, "--merge", "--collapsed")) {
                     assertThat(profiles(dir.host())).as("no file per process").isEmpty();
                     List<String> lines = Files.readAllLines(output);
-                    // tid:N;process PID: command;frames... COUNT
+                    // pid:PID;tid:N;process PID: command;frames... COUNT
                     java.util.Set<String> processes = new java.util.HashSet<>();
                     for (String line : lines) {
-                        processes.add(line.split(";")[1].replaceAll(":.*", ""));
+                        String[] parts = line.split(";");
+                        assertThat(parts[2]).startsWith("process " + parts[0].substring("pid:".length()) + ": ");
+                        processes.add(parts[0]);
                     }
-                    assertThat(processes).as(remora.err()).contains("process " + target.pid()).hasSizeGreaterThanOrEqualTo(11);
+                    assertThat(processes).as(remora.err()).contains("pid:" + target.pid()).hasSizeGreaterThanOrEqualTo(11);
                     assertThat(lines).filteredOn(line -> line.contains(":other_version_busy:"))
-                            .isNotEmpty().allMatch(line -> line.split(";")[1].contains(other.exe()));
+                            .isNotEmpty().allMatch(line -> line.split(";")[2].contains(other.exe()));
                     assertThat(remora.err().split("Profile written to", -1)).hasSize(2);
                 }
             } finally {

@@ -79,6 +79,7 @@ public final class ProfileMerger {
                 ThreadTable.ProfiledThread thread = threads.get(i);
                 int index = merged.threads().index(thread.threadId(), thread.interpreterId());
                 thread.name().ifPresent(name -> merged.threads().name(index, name));
+                merged.threads().process(index, part.profile().info().pid());
             }
         }
     }

@@ -70,5 +70,7 @@ class ProfileMergerTest {
         assertThat(stats.elapsedNanos()).isEqualTo(6_000_000);
         assertThat(merged.threads().size()).isEqualTo(2);
         assertThat(merged.threads().get(1).name()).contains("worker-11");
+        assertThat(merged.threads().get(0).processId()).hasValue(10);
+        assertThat(merged.threads().get(1).processId()).hasValue(11);
     }
 }

@@ -3,6 +3,7 @@ package dev.remora.app.output.profile;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.profile.CallTree;
 import dev.remora.domain.profile.Profile;
+import dev.remora.domain.profile.ThreadTable;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -31,8 +32,11 @@ public final class CollapsedWriter implements ProfileWriter {
             if (counts[node] == 0) {
                 continue;
             }
-            StringBuilder line = new StringBuilder("tid:")
-                    .append(Long.toUnsignedString(profile.threads().get(tree.threadIndex(node)).threadId()));
+            ThreadTable.ProfiledThread thread = profile.threads().get(tree.threadIndex(node));
+            StringBuilder line = new StringBuilder();
+            // A merged process tree: each stack says its process first.
+            thread.processId().ifPresent(pid -> line.append("pid:").append(pid).append(';'));
+            line.append("tid:").append(Long.toUnsignedString(thread.threadId()));
             for (int frame : tree.path(node)) {
                 if (names[frame] == null) {
                     names[frame] = name(profile.frames().get(frame));

@@ -54,6 +54,8 @@ public final class PprofWriter implements ProfileWriter {
 
     static final String THREAD_ID_LABEL = "thread_id";
     static final String THREAD_NAME_LABEL = "thread_name";
+    /** In a merged process tree, the process of each sample. */
+    static final String PID_LABEL = "pid";
 
     private record FunctionKey(String name, String file) {}
 
@@ -141,6 +143,11 @@ public final class PprofWriter implements ProfileWriter {
                     sample.message(SAMPLE_LABEL, new ProtoWriter()
                             .integer(LABEL_KEY, strings.intern(THREAD_NAME_LABEL))
                             .integer(LABEL_STR, strings.intern(thread.name().get())));
+                }
+                if (thread.processId().isPresent()) {
+                    sample.message(SAMPLE_LABEL, new ProtoWriter()
+                            .integer(LABEL_KEY, strings.intern(PID_LABEL))
+                            .integer(LABEL_NUM, thread.processId().getAsInt()));
                 }
                 fields.message(PROFILE_SAMPLE, sample);
                 fields.drainTo(out);

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import static dev.remora.app.output.profile.ProfileFixture.frame;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,6 +31,19 @@ class CollapsedWriterTest {
                 tid:2;r.py:run:2;r.py:rec:9;r.py:rec:5;r.py:rec:5 1
                 tid:2;r.py:run:2;t.py:sleeper:23 1
                 """);
+    }
+
+    @Test
+    void aMergedProcessTreeSaysEachStacksProcessFirst() throws IOException {
+        Profile parent = new ProfileFixture().sample(7, frame("serve", "/a/app.py", 3)).finish();
+        Profile child = new ProfileFixture().sample(8, frame("work", "/a/job.py", 5)).finish();
+        Profile merged = dev.remora.domain.profile.ProfileMerger.merge(List.of(
+                new dev.remora.domain.profile.ProfileMerger.Part(parent, "python app.py"),
+                new dev.remora.domain.profile.ProfileMerger.Part(child, "python job.py")));
+        int pid = parent.info().pid();
+        assertThat(new String(bytes(merged), StandardCharsets.UTF_8)).isEqualTo(
+                "pid:%d;tid:7;process %d: python app.py;app.py:serve:3 1\npid:%d;tid:8;process %d: python job.py;job.py:work:5 1\n"
+                        .formatted(pid, pid, pid, pid));
     }
 
     @Test
