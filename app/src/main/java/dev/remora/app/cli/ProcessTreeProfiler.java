@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -56,8 +57,17 @@ final class ProcessTreeProfiler {
         long start = System.nanoTime();
         long duration = options.durationNanos();
         AtomicBoolean stopping = new AtomicBoolean();
-        // Each session keeps what it sampled on Ctrl-C itself; here only no new one may start.
-        Thread onInterrupt = new Thread(() -> stopping.set(true), "remora-interrupt-tree");
+        CountDownLatch written = new CountDownLatch(1);
+        // On Ctrl-C each session keeps what it sampled itself; here no new one may start, and the JVM
+        // waits for the merged profile to be written.
+        Thread onInterrupt = new Thread(() -> {
+            stopping.set(true);
+            try {
+                written.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "remora-interrupt-tree");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         Set<Integer> seen = new HashSet<>(List.of(self));
         List<Thread> sessions = new ArrayList<>();
@@ -80,19 +90,20 @@ final class ProcessTreeProfiler {
             for (Thread session : sessions) {
                 session.join();
             }
+            if (profiled.get() == 0) {
+                throw new UserError("neither process %d nor any process under it ran Python while it was watched"
+                        .formatted(root), UserErrorHandler.EXIT_FAILURE);
+            }
+            if (options.merge) {
+                mergedOutput.write(merged.profile(root));
+            }
         } finally {
+            written.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(onInterrupt);
             } catch (IllegalStateException shuttingDown) {
-                // Running already; it only raised the flag.
+                // Running already: it returns now that the profile is written.
             }
-        }
-        if (profiled.get() == 0) {
-            throw new UserError("neither process %d nor any process under it ran Python while it was watched".formatted(root),
-                    UserErrorHandler.EXIT_FAILURE);
-        }
-        if (options.merge) {
-            mergedOutput.write(merged.profile(root));
         }
         return failed.get() == 0 ? 0 : UserErrorHandler.EXIT_FAILURE;
     }

@@ -97,8 +97,9 @@ class ProcessTreeProfileTest {
         }
     }
 
-    @org.junit.jupiter.api.Test
-    void ctrlCKeepsWhatEveryProcessSampled() throws Exception {
+    @ParameterizedTest(name = "merge {0}")
+    @ValueSource(booleans = {false, true})
+    void ctrlCKeepsWhatEveryProcessSampled(boolean merge) throws Exception {
         TargetInterpreter python = interpreter("debian-3.15");
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-tree-int-")) {
             // ps_family.py: a parent with parked threads and one child of its own, both sleeping.
@@ -107,8 +108,12 @@ class ProcessTreeProfileTest {
             try {
                 String ready = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8)).readLine();
                 long child = Long.parseLong(ready.substring("READY ".length()));
-                try (RemoraProcess remora = RemoraProcess.start(dir.host(), "attach", "--subprocesses", "--collapsed",
-                        "-o", dir.host("tree.txt").toString(), Long.toString(target.pid()))) {
+                List<String> args = new ArrayList<>(List.of("attach", "--subprocesses", "--collapsed",
+                        "-o", dir.host("tree.txt").toString(), Long.toString(target.pid())));
+                if (merge) {
+                    args.add(1, "--merge");
+                }
+                try (RemoraProcess remora = RemoraProcess.start(dir.host(), args.toArray(String[]::new))) {
                     remora.awaitErr("Sampling process " + target.pid() + " ");
                     remora.awaitErr("Sampling process " + child + " ");
                     Thread.sleep(300);
@@ -116,9 +121,15 @@ class ProcessTreeProfileTest {
                     // Like any program stopped by SIGINT: 128 + 2; what was sampled is written all the same.
                     assertThat(remora.waitFor()).as(remora.err()).isEqualTo(130);
                     assertThat(remora.err().split("Interrupted by user", -1)).as(remora.err()).hasSize(3);
-                    List<Profiled> profiles = profiles(dir.host());
-                    assertThat(profiles).extracting(Profiled::pid).containsExactlyInAnyOrder(target.pid(), child);
-                    profiles.forEach(p -> assertThat(p.lines()).as("process %d", p.pid()).isNotEmpty());
+                    if (merge) {
+                        List<String> lines = Files.readAllLines(dir.host("tree.txt"));
+                        assertThat(lines).anyMatch(line -> line.startsWith("pid:" + target.pid() + ";"))
+                                .anyMatch(line -> line.startsWith("pid:" + child + ";"));
+                    } else {
+                        List<Profiled> profiles = profiles(dir.host());
+                        assertThat(profiles).extracting(Profiled::pid).containsExactlyInAnyOrder(target.pid(), child);
+                        profiles.forEach(p -> assertThat(p.lines()).as("process %d", p.pid()).isNotEmpty());
+                    }
                 }
             } finally {
                 ParkedTarget.kill(target);
