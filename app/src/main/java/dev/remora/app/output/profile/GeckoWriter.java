@@ -143,7 +143,8 @@ public final class GeckoWriter implements ProfileWriter {
         json.name("unregisterTime").nullValue();
         json.name("pausedRanges").beginArray().endArray();
         // The profiled process, not the profiler: the profile describes the target.
-        json.name("pid").value(Integer.toString(profile.info().pid()));
+        // A merged process tree: each thread under its own process, which the Profiler shows as one each.
+        json.name("pid").value(Integer.toString(t.processId().orElse(profile.info().pid())));
         json.name("tid").value(t.threadId());
         json.name("processType").value("default");
         json.name("processName").value("Python " + profile.info().pythonVersion());

@@ -75,7 +75,9 @@ public final class SpeedscopeWriter implements ProfileWriter {
         int count = byThread.count(thread);
         json.beginObject();
         json.name("type").value("sampled");
-        json.name("name").value("Thread " + t.threadId() + t.name().map(n -> " [" + n + "]").orElse(""));
+        // A merged process tree: each thread's profile says its process first.
+        json.name("name").value(t.processId().stream().mapToObj(pid -> "Process " + pid + ", ").findFirst().orElse("")
+                + "Thread " + t.threadId() + t.name().map(n -> " [" + n + "]").orElse(""));
         json.name("unit").value("milliseconds");
         // speedscope lays samples end to end by weight, so the profile spans exactly their sum.
         json.name("startValue").value(0);

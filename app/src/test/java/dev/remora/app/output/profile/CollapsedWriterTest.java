@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 import static dev.remora.app.output.profile.ProfileFixture.frame;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,15 +34,10 @@ class CollapsedWriterTest {
 
     @Test
     void aMergedProcessTreeSaysEachStacksProcessFirst() throws IOException {
-        Profile parent = new ProfileFixture().sample(7, frame("serve", "/a/app.py", 3)).finish();
-        Profile child = new ProfileFixture().sample(8, frame("work", "/a/job.py", 5)).finish();
-        Profile merged = dev.remora.domain.profile.ProfileMerger.merge(List.of(
-                new dev.remora.domain.profile.ProfileMerger.Part(parent, "python app.py"),
-                new dev.remora.domain.profile.ProfileMerger.Part(child, "python job.py")));
-        int pid = parent.info().pid();
-        assertThat(new String(bytes(merged), StandardCharsets.UTF_8)).isEqualTo(
-                "pid:%d;tid:7;process %d: python app.py;app.py:serve:3 1\npid:%d;tid:8;process %d: python job.py;job.py:work:5 1\n"
-                        .formatted(pid, pid, pid, pid));
+        assertThat(new String(bytes(ProfileFixture.mergedTree()), StandardCharsets.UTF_8)).isEqualTo("""
+                pid:100;tid:7;process 100: python app.py;app.py:serve:3 1
+                pid:200;tid:8;process 200: python job.py;job.py:work:5 1
+                """);
     }
 
     @Test

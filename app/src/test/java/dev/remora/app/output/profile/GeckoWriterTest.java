@@ -81,6 +81,14 @@ class GeckoWriterTest {
     }
 
     @Test
+    void aMergedProcessTreeHasEachThreadUnderItsOwnProcess() throws IOException {
+        Map<Long, String> pidByThread = new java.util.HashMap<>();
+        write(ProfileFixture.mergedTree()).get("threads")
+                .forEach(t -> pidByThread.put(t.get("tid").asLong(), t.get("pid").asText()));
+        assertThat(pidByThread).containsOnly(Map.entry(7L, "100"), Map.entry(8L, "200"));
+    }
+
+    @Test
     void tablesAreConsistent() throws IOException {
         JsonNode profile = write(SampleProfile.build());
         int strings = profile.get("shared").get("stringArray").size();

@@ -5,12 +5,14 @@ import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.ThreadStatus;
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileBuilder;
+import dev.remora.domain.profile.ProfileMerger;
 import dev.remora.domain.profile.ProfileInfo;
 import dev.remora.domain.profile.ProfileMode;
 import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.profile.SamplingStats;
 import dev.remora.domain.profile.StackErrors;
 
+import java.util.List;
 import java.util.Optional;
 
 /** Hand-built profiles: each sample is one thread's stack, innermost frame first, one interval after the last. */
@@ -25,8 +27,23 @@ final class ProfileFixture {
     private long time;
 
     ProfileFixture(ProfileMode mode, long intervalNanos) {
-        this.builder = new ProfileBuilder(new ProfileInfo(PID, "3.15.2", "vmreadv", mode, intervalNanos, 1_700_000_000_000L));
+        this(PID, mode, intervalNanos);
+    }
+
+    private ProfileFixture(int pid, ProfileMode mode, long intervalNanos) {
+        this.builder = new ProfileBuilder(new ProfileInfo(pid, "3.15.2", "vmreadv", mode, intervalNanos, 1_700_000_000_000L));
         this.intervalNanos = intervalNanos;
+    }
+
+    /**
+     * A merged process tree ({@code --merge}): process 100 with thread 7 in {@code serve}, process 200
+     * with thread 8 in {@code work}.
+     */
+    static Profile mergedTree() {
+        Profile parent = new ProfileFixture(100, ProfileMode.WALL, 1_000_000).sample(7, frame("serve", "/a/app.py", 3)).finish();
+        Profile child = new ProfileFixture(200, ProfileMode.WALL, 1_000_000).sample(8, frame("work", "/a/job.py", 5)).finish();
+        return ProfileMerger.merge(List.of(new ProfileMerger.Part(parent, "python app.py"),
+                new ProfileMerger.Part(child, "python job.py")));
     }
 
     /** Wall mode, 1 ms between samples. */

@@ -139,6 +139,13 @@ class SpeedscopeWriterTest {
         throw new AssertionError("no frame " + name + " in " + frames);
     }
 
+    @Test
+    void aMergedProcessTreeNamesEachThreadsProcess() throws IOException {
+        List<String> names = new ArrayList<>();
+        write(ProfileFixture.mergedTree()).get("profiles").forEach(p -> names.add(p.get("name").asText()));
+        assertThat(names).containsExactlyInAnyOrder("Process 100, Thread 7", "Process 200, Thread 8");
+    }
+
     static JsonNode write(Profile profile) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new SpeedscopeWriter().write(profile, out);
