@@ -146,9 +146,17 @@ class RereadTest {
                         java.nio.charset.StandardCharsets.US_ASCII)).readLine().split(" ");
                 assertThat(ready[0]).isEqualTo("READY");
                 long generatorFrame = Long.parseLong(ready[1]);
+                // The print that says READY may still be returning: wait, reading live, until the thread
+                // sleeps in the genexpr; only then capture (a captured page is never read again).
+                List<String> parked = List.of("<genexpr>", "outer", "<module>");
+                PythonProcess running = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), live);
+                long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+                while (!functions(mainThread(running)).equals(parked) && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
                 CapturedMemory captured = new CapturedMemory(live);
                 PythonProcess process = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), captured);
-                assertThat(functions(mainThread(process))).containsExactly("<genexpr>", "outer", "<module>");
+                assertThat(functions(mainThread(process))).isEqualTo(parked);
                 captured.freeze();
 
                 DebugOffsets.Frame frame = DebugOffsetsDecoder.fromHeaders(process.version()).frame();
