@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.profile.Profile;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 
 /** Reads what {@link PprofWriter} wrote back with {@code go tool pprof}, the format's reference reader. */
+@Tag("targets") // go tool pprof, which scripts/provision-go.sh installs
 class PprofWriterTest {
 
     private static final Pattern SAMPLE = Pattern.compile("^\\s+(\\d+)\\s+(\\d+): ([\\d ]+)$");
@@ -95,6 +97,17 @@ class PprofWriterTest {
     }
 
     private record RawSample(String stack, long count, long wallNanos, Map<String, String> labels) {}
+
+    @Test
+    void aMergedProcessTreeLabelsEachSampleWithItsProcess() throws IOException {
+        Path merged = scratch.resolve("merged.pb.gz");
+        try (OutputStream out = Files.newOutputStream(merged)) {
+            new PprofWriter().write(ProfileFixture.mergedTree(), out);
+        }
+        List<String> labels = section(go.pprof("-raw", merged.toString()), "samples/count wall/nanoseconds", "Locations")
+                .stream().map(String::strip).filter(line -> line.startsWith("pid:")).toList();
+        assertThat(labels).containsExactlyInAnyOrder("pid:[100] thread_id:[7]", "pid:[200] thread_id:[8]");
+    }
 
     @Test
     void locationsKeepPythonNamesFilesAndLines() {
