@@ -8,11 +8,11 @@ REMORA defaults to the release built by scripts/release.sh (dist/remora-*/bin/re
 """
 import glob
 import os
-import resource
 import statistics
 import subprocess
 import sys
-import time
+
+import measured_run
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SID = os.environ.get("REMORA_CACHE", "/var/cache/remora") + "/sid-root"
@@ -30,18 +30,9 @@ def measure(command):
     """Median wall seconds and the largest peak RSS (MiB) over RUNS runs of command."""
     walls, peaks = [], []
     for _ in range(RUNS):
-        start = time.perf_counter()
-        pid = os.fork()
-        if pid == 0:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, 1)
-            os.dup2(devnull, 2)
-            os.execvp(command[0], command)
-        _, status, usage = os.wait4(pid, 0)
-        walls.append(time.perf_counter() - start)
+        wall, usage = measured_run.run(command)
+        walls.append(wall)
         peaks.append(usage.ru_maxrss / 1024)
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise SystemExit(f"bench-startup: {' '.join(command)} failed")
     return statistics.median(walls), max(peaks)
 
 

@@ -11,7 +11,8 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
+
+import measured_run
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SID = os.environ.get("REMORA_CACHE", "/var/cache/remora") + "/sid-root"
@@ -43,18 +44,8 @@ def main():
             if target.stdout.readline().strip() != "READY":
                 raise SystemExit("bench-subprocesses: the target did not start")
             out = os.path.join(root_dir, "profile.txt")
-            start = time.perf_counter()
-            pid = os.fork()
-            if pid == 0:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, 1)
-                os.dup2(devnull, 2)
-                os.execvp(remora, [remora, "attach", "--subprocesses", "-d", str(seconds), "--collapsed",
-                                   "-o", out, str(target.pid)])
-            _, status, usage = os.wait4(pid, 0)
-            wall = time.perf_counter() - start
-            if os.waitstatus_to_exitcode(status) != 0:
-                raise SystemExit("bench-subprocesses: remora failed")
+            wall, usage = measured_run.run([remora, "attach", "--subprocesses", "-d", str(seconds), "--collapsed",
+                                            "-o", out, str(target.pid)])
             profiles = glob.glob(os.path.join(root_dir, "profile_*.txt"))
             samples = 0
             for path in profiles:
