@@ -6,9 +6,10 @@ import java.util.OptionalLong;
  * The fields of a {@code /proc/PID/stat} (or {@code /proc/PID/task/TID/stat}) line that the adapters use.
  *
  * @param state the one-letter scheduler state (R, S, D, Z, ...)
+ * @param parent the parent's pid (field 4; 0 when unreadable)
  * @param startTime when the process started, in clock ticks after boot; tells a pid's reuse apart
  */
-record ProcStat(char state, OptionalLong startTime) {
+record ProcStat(char state, int parent, OptionalLong startTime) {
 
     /** Field 22 (starttime), counted from the state, which is field 3. */
     private static final int START_TIME_INDEX = 22 - 3;
@@ -31,20 +32,13 @@ record ProcStat(char state, OptionalLong startTime) {
                 // Leave it unknown; the state alone is still useful.
             }
         }
-        return new ProcStat(fields[0].charAt(0), startTime);
-    }
-
-    /** The parent's pid (field 4) from a stat line. */
-    static int parent(String line) {
-        int close = line.lastIndexOf(") ");
-        if (close < 0 || close + 2 >= line.length()) {
-            throw new IllegalArgumentException("not a stat line: " + line);
+        int parent;
+        try {
+            parent = fields.length > 1 ? Integer.parseInt(fields[1]) : 0;
+        } catch (NumberFormatException e) {
+            parent = 0; // unknown; the state is still useful
         }
-        String[] fields = line.substring(close + 2).strip().split(" ");
-        if (fields.length < 2) {
-            throw new IllegalArgumentException("not a stat line: " + line);
-        }
-        return Integer.parseInt(fields[1]);
+        return new ProcStat(fields[0].charAt(0), parent, startTime);
     }
 
     /** A zombie or a dead task: its memory is gone even though the pid still shows. */

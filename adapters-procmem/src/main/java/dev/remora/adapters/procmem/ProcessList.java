@@ -54,9 +54,9 @@ public final class ProcessList {
     private static Optional<Entry> read(Path dir) {
         try {
             int pid = Integer.parseInt(dir.getFileName().toString());
-            String stat = Files.readString(dir.resolve("stat"));
-            long started = ProcStat.parse(stat).startTime().orElse(0);
-            return Optional.of(new Entry(pid, ProcStat.parent(stat), command(Files.readAllBytes(dir.resolve("cmdline"))), started));
+            ProcStat stat = ProcStat.parse(Files.readString(dir.resolve("stat")));
+            return Optional.of(new Entry(pid, stat.parent(), command(Files.readAllBytes(dir.resolve("cmdline"))),
+                    stat.startTime().orElse(0)));
         } catch (IOException | IllegalArgumentException gone) {
             return Optional.empty(); // it exited while the list was read, or is not a process at all
         }

@@ -22,7 +22,7 @@ class ProcStatTest {
 
     @Test
     void findsTheParentAfterTheLastParenthesis() {
-        assertThat(ProcStat.parent("4242 (evil) R (x) ) S 77 1 1 0")).isEqualTo(77);
+        assertThat(ProcStat.parse("4242 (evil) R (x) ) S 77 1 1 0").parent()).isEqualTo(77);
     }
 
     @Test
