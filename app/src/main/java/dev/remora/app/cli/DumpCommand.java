@@ -24,7 +24,9 @@ import picocli.CommandLine.Option;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
@@ -75,7 +77,7 @@ public final class DumpCommand implements Callable<Integer> {
         }
     }
 
-    private void dump(TargetOptions.Ports ports, PythonProcess process, PrintWriter out) throws Exception {
+    private void dump(TargetOptions.Ports ports, PythonProcess process, PrintWriter out) throws InspectionException {
         if (asyncAware) {
             AsyncSnapshot snapshot = process.asyncSnapshot(AsyncModeOption.parse(asyncMode));
             AsyncWriter writer = switch (format) {
@@ -104,10 +106,19 @@ public final class DumpCommand implements Callable<Integer> {
         if (processes.stream().noneMatch(p -> p.pid() == root)) {
             throw new UserError("no process %d".formatted(root), UserErrorHandler.EXIT_FAILURE);
         }
+        // Each process is dumped while the finder has it open, into text of its own, then shown in pid order.
+        Map<Integer, String> dumps = new HashMap<>();
         List<PythonProcessRow> rows = new PythonProcessFinder(pid -> {
             TargetOptions.Ports ports = TargetOptions.open(target.backend, pid);
             return new PythonProcessFinder.Opened(ports.image(), ports.memory());
-        }, (int) ProcessHandle.current().pid()).find(processes, Optional.of(root));
+        }, (int) ProcessHandle.current().pid()).find(processes, Optional.of(root), (opened, process) -> {
+            StringWriter one = new StringWriter();
+            PrintWriter into = new PrintWriter(one);
+            dump(new TargetOptions.Ports(opened.image(), opened.memory()), process, into);
+            into.flush();
+            dumps.put(process.pid(), one.toString());
+            return 0; // the dump shows the threads; ps counts them
+        });
         if (rows.isEmpty()) {
             throw new UserError("neither process %d nor any process under it runs Python".formatted(root),
                     UserErrorHandler.EXIT_FAILURE);
@@ -115,27 +126,15 @@ public final class DumpCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<String> documents = new ArrayList<>();
         for (PythonProcessRow row : rows) {
-            StringWriter one = new StringWriter();
-            PrintWriter into = format == Format.json ? new PrintWriter(one) : out;
-            Optional<String> problem = row.error();
-            if (problem.isEmpty()) {
-                try (TargetOptions.Ports ports = TargetOptions.open(target.backend, row.pid())) {
-                    dump(ports, PythonProcess.attach(ports.image(), ports.memory()), into);
-                } catch (InspectionException e) {
-                    problem = Optional.of(e.getMessage()); // it exited or changed since it was found
-                }
-            }
-            if (problem.isPresent() && format == Format.json) {
-                String why = problem.get();
-                into.print(JsonWriter.text(json -> json.beginObject()
-                        .name("pid").value(row.pid()).name("error").value(why).endObject()));
-            } else if (problem.isPresent()) {
-                into.printf("Process %d (%s): not read: %s%n", row.pid(), row.commandLine(), problem.get());
-            }
+            String text = row.error().isPresent() && format == Format.json
+                    ? JsonWriter.text(json -> json.beginObject()
+                            .name("pid").value(row.pid()).name("error").value(row.error().get()).endObject())
+                    : row.error().map(why -> "Process %d (%s): not read: %s%n".formatted(row.pid(), row.commandLine(), why))
+                            .orElse(dumps.get(row.pid()));
             if (format == Format.json) {
-                into.flush();
-                documents.add(one.toString().strip());
+                documents.add(text.strip());
             } else {
+                out.print(text);
                 out.println();
             }
         }

@@ -48,20 +48,40 @@ public final class PythonProcessFinder {
         this.self = self;
     }
 
+    /** What is done with each Python process found, while it is open; returns its Python threads. */
+    @FunctionalInterface
+    public interface Inspection {
+        int read(Opened opened, PythonProcess process) throws InspectionException;
+    }
+
     /** The Python processes among {@code processes}; with {@code root}, only it and its descendants. */
     public List<PythonProcessRow> find(List<ProcessList.Entry> processes, Optional<Integer> root) {
+        return find(processes, root, PythonProcessFinder::countThreads);
+    }
+
+    /** As {@link #find(List, Optional)}, reading each Python process found with {@code inspection} while it is open. */
+    public List<PythonProcessRow> find(List<ProcessList.Entry> processes, Optional<Integer> root, Inspection inspection) {
         Set<Integer> wanted = root.map(r -> subtree(processes, r)).orElse(null);
         List<PythonProcessRow> rows = new ArrayList<>();
         for (ProcessList.Entry entry : processes) {
             if (entry.pid() == self || entry.command().isEmpty() || (wanted != null && !wanted.contains(entry.pid()))) {
                 continue;
             }
-            inspect(entry).ifPresent(rows::add);
+            inspect(entry, inspection).ifPresent(rows::add);
         }
         return rows;
     }
 
-    private Optional<PythonProcessRow> inspect(ProcessList.Entry entry) {
+    /** Its Python threads: the thread states of every interpreter. */
+    private static int countThreads(Opened opened, PythonProcess process) throws InspectionException {
+        int threads = 0;
+        for (InterpreterStacks interpreter : process.snapshot(SnapshotOptions.threads(true)).interpreters()) {
+            threads += interpreter.threads().size();
+        }
+        return threads;
+    }
+
+    private Optional<PythonProcessRow> inspect(ProcessList.Entry entry, Inspection inspection) {
         try (Opened opened = opener.open(entry.pid())) {
             try {
                 if (!mapsPython(opened.image())) {
@@ -71,10 +91,7 @@ public final class PythonProcessFinder {
                 throw Failures.from(e);
             }
             PythonProcess process = PythonProcess.attach(opened.image(), opened.memory());
-            int threads = 0;
-            for (InterpreterStacks interpreter : process.snapshot(SnapshotOptions.threads(true)).interpreters()) {
-                threads += interpreter.threads().size();
-            }
+            int threads = inspection.read(opened, process);
             return Optional.of(PythonProcessRow.read(entry.pid(), entry.parent(), process.version().toString(), threads,
                     entry.command()));
         } catch (InspectionException.NotPython | InspectionException.TargetGone notListed) {
