@@ -9,6 +9,6 @@ public final class CompletionScript {
     private CompletionScript() {}
 
     public static void main(String[] args) {
-        System.out.print(AutoComplete.bash("remora", RemoraCommand.commandLine()));
+        System.out.print(AutoComplete.bash("remora", RemoraCommand.commandLine(Main.factory())));
     }
 }

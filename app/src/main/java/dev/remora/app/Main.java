@@ -1,7 +1,10 @@
 package dev.remora.app;
 
+import com.google.inject.Guice;
 import dev.remora.app.cli.RemoraCommand;
 import dev.remora.app.cli.UserErrorHandler;
+import dev.remora.app.wiring.GuiceFactory;
+import dev.remora.app.wiring.RemoraModule;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -21,9 +24,19 @@ public final class Main {
                 new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
     }
 
+    /** Creates commands through the run's one injector. */
+    public static CommandLine.IFactory factory() {
+        return new GuiceFactory(Guice.createInjector(new RemoraModule()));
+    }
+
     /** Runs the command line and returns its exit code; never throws at the user. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cli = RemoraCommand.commandLine(args);
+        return run(factory(), out, err, args);
+    }
+
+    /** As {@link #run(PrintWriter, PrintWriter, String...)}, with commands created by {@code factory}. */
+    public static int run(CommandLine.IFactory factory, PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = RemoraCommand.commandLine(factory, args);
         cli.setOut(out);
         cli.setErr(err);
         UserErrorHandler errors = new UserErrorHandler();

@@ -1,5 +1,6 @@
 package dev.remora.app.cli;
 
+import dev.remora.app.wiring.TargetPorts;
 import dev.remora.domain.walk.PythonProcess;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,14 +23,14 @@ public final class AttachCommand implements Callable<Integer> {
     ProfileOptions profile = new ProfileOptions();
 
     @Mixin
-    TargetOptions target = new TargetOptions();
+    TargetOptions target;
 
     @Override
     public Integer call() throws Exception {
         profile.validate();
         target.validate();
         if (profile.subprocesses) {
-            try (TargetOptions.Ports _ = target.open()) {
+            try (TargetPorts _ = target.open()) {
                 // The process must exist; whether it is Python is each process's own question.
             }
             return new ProcessTreeProfiler(profile, target.backend, spec.commandLine().getOut(), spec.commandLine().getErr())
@@ -37,14 +38,14 @@ public final class AttachCommand implements Callable<Integer> {
         }
         // A bad output path fails before anything is sampled.
         ProfileOutput output = ProfileOutput.prepare(profile, target.pid, spec.commandLine().getOut(), spec.commandLine().getErr());
-        try (TargetOptions.Ports ports = target.open()) {
+        try (TargetPorts ports = target.open()) {
             PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
             return new ProfileSession(process, ports.image(), profile, output, spec.commandLine().getErr())
                     .run(() -> alive(ports));
         }
     }
 
-    private static boolean alive(TargetOptions.Ports ports) {
+    private static boolean alive(TargetPorts ports) {
         try {
             return !ports.image().threadIds().isEmpty();
         } catch (ProcessImageException e) {

@@ -1,5 +1,6 @@
 package dev.remora.app.cli;
 
+import dev.remora.app.wiring.TargetPorts;
 import dev.remora.app.bench.BenchApi;
 import dev.remora.app.bench.BenchReport;
 import dev.remora.app.bench.BenchResult;
@@ -55,7 +56,7 @@ public final class BenchCommand implements Callable<Integer> {
     BenchApi api;
 
     @Mixin
-    BackendOption backend = new BackendOption();
+    BackendOption backend;
 
     @Option(names = "--python", paramLabel = "EXE", description = "The Python to run the workload with (default: the newest supported one found).")
     Path python;
@@ -85,7 +86,7 @@ public final class BenchCommand implements Callable<Integer> {
         backend.validate();
         long nanos = Math.round(seconds * 1e9);
         if (pid != null) {
-            try (TargetOptions.Ports ports = TargetOptions.open(backend, pid)) {
+            try (TargetPorts ports = backend.open(pid)) {
                 PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
                 return measure(process, "pid " + pid, Optional.ofNullable(cpython), nanos);
             }

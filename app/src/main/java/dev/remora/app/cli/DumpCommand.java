@@ -1,5 +1,6 @@
 package dev.remora.app.cli;
 
+import dev.remora.app.wiring.TargetPorts;
 import dev.remora.adapters.procmem.ProcessList;
 import dev.remora.app.output.DumpWriter;
 import dev.remora.app.output.asyncio.AsyncJsonWriter;
@@ -42,7 +43,7 @@ public final class DumpCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    DumpTarget target = new DumpTarget();
+    DumpTarget target;
 
     @Option(names = {"-a", "--all-threads"}, description = "Dump every thread, not only the main thread.")
     boolean allThreads;
@@ -71,13 +72,13 @@ public final class DumpCommand implements Callable<Integer> {
         if (subprocesses) {
             return dumpTree();
         }
-        try (TargetOptions.Ports ports = target.open(spec.commandLine().getParseResult())) {
+        try (TargetPorts ports = target.open(spec.commandLine().getParseResult())) {
             dump(ports, target.attach(ports), spec.commandLine().getOut());
             return 0;
         }
     }
 
-    private void dump(TargetOptions.Ports ports, PythonProcess process, PrintWriter out) throws InspectionException {
+    private void dump(TargetPorts ports, PythonProcess process, PrintWriter out) throws InspectionException {
         if (asyncAware) {
             AsyncSnapshot snapshot = process.asyncSnapshot(AsyncModeOption.parse(asyncMode));
             AsyncWriter writer = switch (format) {
@@ -109,12 +110,12 @@ public final class DumpCommand implements Callable<Integer> {
         // Each process is dumped while the finder has it open, into text of its own, then shown in pid order.
         Map<Integer, String> dumps = new HashMap<>();
         List<PythonProcessRow> rows = new PythonProcessFinder(pid -> {
-            TargetOptions.Ports ports = TargetOptions.open(target.backend, pid);
+            TargetPorts ports = target.backend.open(pid);
             return new PythonProcessFinder.Opened(ports.image(), ports.memory());
         }, (int) ProcessHandle.current().pid()).find(processes, Optional.of(root), (opened, process) -> {
             StringWriter one = new StringWriter();
             PrintWriter into = new PrintWriter(one);
-            dump(new TargetOptions.Ports(opened.image(), opened.memory()), process, into);
+            dump(new TargetPorts(opened.image(), opened.memory()), process, into);
             into.flush();
             dumps.put(process.pid(), one.toString());
             return 0; // the dump shows the threads; ps counts them

@@ -1,17 +1,12 @@
 package dev.remora.app.cli;
 
-import com.google.inject.Guice;
-import com.google.inject.Injector;
-import com.google.inject.ProvisionException;
+import dev.remora.app.wiring.TargetPorts;
 import dev.remora.adapters.coredump.CoreDump;
 import dev.remora.adapters.coredump.CoreFileException;
 import dev.remora.adapters.coredump.UnavailableFile;
-import dev.remora.app.wiring.CoreDumpModule;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.walk.PythonProcess;
-import dev.remora.ports.ProcessImage;
-import dev.remora.ports.RemoteMemory;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -26,7 +21,7 @@ import java.util.Optional;
 public final class DumpTarget {
 
     @Mixin
-    BackendOption backend = new BackendOption();
+    BackendOption backend;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "PID", description = "Process id of a running Python process.")
     Integer pid;
@@ -43,7 +38,7 @@ public final class DumpTarget {
     private CoreDump dump;
 
     /** Checks the combination of arguments and opens the target's ports. */
-    public TargetOptions.Ports open(ParseResult parsed) throws InspectionException {
+    public TargetPorts open(ParseResult parsed) throws InspectionException {
         if (core == null) {
             if (sysroot != null) {
                 throw usage("--sysroot applies only with --core FILE");
@@ -54,7 +49,7 @@ public final class DumpTarget {
             if (pid <= 0) {
                 throw usage("not a process id: " + pid);
             }
-            return TargetOptions.open(backend, pid);
+            return backend.open(pid);
         }
         if (pid != null) {
             throw usage("give either a PID or --core FILE, not both");
@@ -86,7 +81,7 @@ public final class DumpTarget {
      * Finds the runtime. When a core's interpreter is not on this machine, the failure names the
      * file and the flag that fixes it rather than calling the process "not Python".
      */
-    public PythonProcess attach(TargetOptions.Ports ports) throws InspectionException {
+    public PythonProcess attach(TargetPorts ports) throws InspectionException {
         try {
             return PythonProcess.attach(ports.image(), ports.memory());
         } catch (InspectionException.NotPython e) {
@@ -123,16 +118,12 @@ public final class DumpTarget {
                 .formatted(what, core, file.describe(), file.path()), UserErrorHandler.EXIT_FAILURE);
     }
 
-    private TargetOptions.Ports openCore() {
-        Injector injector = Guice.createInjector(new CoreDumpModule(core, Optional.ofNullable(sysroot)));
+    private TargetPorts openCore() {
         try {
-            dump = injector.getInstance(CoreDump.class);
-            return new TargetOptions.Ports(injector.getInstance(ProcessImage.class), injector.getInstance(RemoteMemory.class));
-        } catch (ProvisionException e) {
-            if (e.getCause() instanceof CoreFileException c) {
-                throw new UserError(c.getMessage(), UserErrorHandler.EXIT_FAILURE);
-            }
-            throw e;
+            dump = backend.targets().core(core, Optional.ofNullable(sysroot));
+            return new TargetPorts(dump.image(), dump.memory());
+        } catch (CoreFileException c) {
+            throw new UserError(c.getMessage(), UserErrorHandler.EXIT_FAILURE);
         }
     }
 

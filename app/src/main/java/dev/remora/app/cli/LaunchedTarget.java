@@ -1,5 +1,6 @@
 package dev.remora.app.cli;
 
+import dev.remora.app.wiring.TargetPorts;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
@@ -20,7 +21,7 @@ final class LaunchedTarget implements AutoCloseable {
     private final Process child;
     /** Takes the child down with Remora if Remora is killed before close() runs. */
     private final Thread killChild;
-    private TargetOptions.Ports ports;
+    private TargetPorts ports;
 
     private LaunchedTarget(Process child) {
         this.child = child;
@@ -38,7 +39,6 @@ final class LaunchedTarget implements AutoCloseable {
 
     /** Starts {@code command}, to be read through {@code backend}; its output goes where {@code output} says. */
     static LaunchedTarget start(List<String> command, Output output, BackendOption backend) throws IOException {
-        TargetOptions.warmUp(backend);
         ProcessBuilder builder = new ProcessBuilder(command);
         if (output == Output.DISCARDED) {
             builder.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
@@ -56,14 +56,14 @@ final class LaunchedTarget implements AutoCloseable {
         return child.isAlive();
     }
 
-    TargetOptions.Ports ports() {
+    TargetPorts ports() {
         return ports;
     }
 
     /** Opens the ports and waits until the interpreter can be walked. */
     PythonProcess attach(BackendOption backend) throws Exception {
         try {
-            ports = TargetOptions.open(backend, pid());
+            ports = backend.open(pid());
         } catch (InspectionException.TargetGone e) {
             throw exitedEarly();
         }

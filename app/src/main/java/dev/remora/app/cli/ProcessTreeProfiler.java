@@ -1,5 +1,6 @@
 package dev.remora.app.cli;
 
+import dev.remora.app.wiring.TargetPorts;
 import dev.remora.adapters.procmem.ProcessList;
 import dev.remora.app.ps.PythonProcessFinder;
 import dev.remora.domain.InspectionException;
@@ -126,7 +127,7 @@ final class ProcessTreeProfiler {
     /** One process's session; a process that is not Python is left alone, one that cannot be read says why. */
     private void profile(ProcessList.Entry entry, long durationNanos) {
         int pid = entry.pid();
-        try (TargetOptions.Ports ports = TargetOptions.open(backend, pid)) {
+        try (TargetPorts ports = backend.open(pid)) {
             if (!PythonProcessFinder.mapsPython(ports.image())) {
                 return;
             }

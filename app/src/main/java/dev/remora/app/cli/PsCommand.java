@@ -1,5 +1,6 @@
 package dev.remora.app.cli;
 
+import dev.remora.app.wiring.TargetPorts;
 import dev.remora.adapters.procmem.ProcessList;
 import dev.remora.adapters.procmem.ProcfsProcessImage;
 import dev.remora.app.ps.PsJsonWriter;
@@ -30,7 +31,7 @@ public final class PsCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    BackendOption backend = new BackendOption();
+    BackendOption backend;
 
     @Option(names = "--tree", paramLabel = "PID", description = "Only this process and the processes under it.")
     Integer tree;
@@ -51,7 +52,7 @@ public final class PsCommand implements Callable<Integer> {
             throw new UserError("cannot list the processes in /proc: " + e.getMessage(), UserErrorHandler.EXIT_FAILURE);
         }
         PythonProcessFinder finder = new PythonProcessFinder(pid -> {
-            TargetOptions.Ports ports = TargetOptions.open(backend, pid);
+            TargetPorts ports = backend.open(pid);
             return new PythonProcessFinder.Opened(ports.image(), ports.memory());
         }, (int) ProcessHandle.current().pid());
         List<PythonProcessRow> rows = finder.find(processes, Optional.ofNullable(tree));

@@ -5,7 +5,6 @@ import picocli.CommandLine.Command;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /** The top-level command; the work is in its subcommands. */
 @Command(name = "remora", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
@@ -13,23 +12,23 @@ import java.util.function.Supplier;
 public final class RemoraCommand implements Runnable {
 
     /** The subcommands, in the order help lists them. */
-    private static final Map<String, Supplier<Object>> SUBCOMMANDS = new LinkedHashMap<>();
+    private static final Map<String, Class<?>> SUBCOMMANDS = new LinkedHashMap<>();
 
     static {
-        SUBCOMMANDS.put("run", RunCommand::new);
-        SUBCOMMANDS.put("attach", AttachCommand::new);
-        SUBCOMMANDS.put("dump", DumpCommand::new);
-        SUBCOMMANDS.put("bench", BenchCommand::new);
-        SUBCOMMANDS.put("ps", PsCommand::new);
+        SUBCOMMANDS.put("run", RunCommand.class);
+        SUBCOMMANDS.put("attach", AttachCommand.class);
+        SUBCOMMANDS.put("dump", DumpCommand.class);
+        SUBCOMMANDS.put("bench", BenchCommand.class);
+        SUBCOMMANDS.put("ps", PsCommand.class);
     }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** The whole command line: every subcommand (for help and shell completion). */
-    public static CommandLine commandLine() {
-        CommandLine cli = new CommandLine(new RemoraCommand());
-        SUBCOMMANDS.forEach((name, command) -> cli.addSubcommand(name, command.get()));
+    /** The whole command line: every subcommand (for help and shell completion), created by {@code factory}. */
+    public static CommandLine commandLine(CommandLine.IFactory factory) {
+        CommandLine cli = new CommandLine(RemoraCommand.class, factory);
+        SUBCOMMANDS.forEach((name, command) -> cli.addSubcommand(name, new CommandLine(command, factory)));
         return prepared(cli);
     }
 
@@ -37,12 +36,12 @@ public final class RemoraCommand implements Runnable {
      * The command line for {@code args}: when they name a subcommand, only that one is built, since
      * reading the options of all of them is most of what a start costs.
      */
-    public static CommandLine commandLine(String... args) {
+    public static CommandLine commandLine(CommandLine.IFactory factory, String... args) {
         if (args.length == 0 || !SUBCOMMANDS.containsKey(args[0])) {
-            return commandLine();
+            return commandLine(factory);
         }
-        CommandLine cli = new CommandLine(new RemoraCommand());
-        cli.addSubcommand(args[0], SUBCOMMANDS.get(args[0]).get());
+        CommandLine cli = new CommandLine(RemoraCommand.class, factory);
+        cli.addSubcommand(args[0], new CommandLine(SUBCOMMANDS.get(args[0]), factory));
         return prepared(cli);
     }
 

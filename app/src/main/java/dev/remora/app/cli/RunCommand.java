@@ -25,7 +25,7 @@ public final class RunCommand implements Callable<Integer> {
     ProfileOptions profile = new ProfileOptions();
 
     @Mixin
-    BackendOption backend = new BackendOption();
+    BackendOption backend;
 
     @Option(names = "--python", paramLabel = "EXE", description = "The Python to run (default: the newest supported one found).")
     Path python;

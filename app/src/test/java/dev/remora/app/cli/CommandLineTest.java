@@ -1,5 +1,6 @@
 package dev.remora.app.cli;
 
+import dev.remora.app.Main;
 import dev.remora.app.dump.RemoraCli;
 import org.junit.jupiter.api.Test;
 import picocli.AutoComplete;
@@ -21,13 +22,13 @@ class CommandLineTest {
         RemoraCli run = RemoraCli.run("--help");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("run", "attach", "dump", "bench");
-        assertThat(RemoraCommand.commandLine("dump", "-a", "1").getSubcommands()).containsOnlyKeys("dump");
-        assertThat(RemoraCommand.commandLine("run", "x.py").getSubcommands().get("run").isStopAtPositional()).isTrue();
+        assertThat(RemoraCommand.commandLine(Main.factory(), "dump", "-a", "1").getSubcommands()).containsOnlyKeys("dump");
+        assertThat(RemoraCommand.commandLine(Main.factory(), "run", "x.py").getSubcommands().get("run").isStopAtPositional()).isTrue();
     }
 
     @Test
     void completionCoversSubcommandsAndTheirOptions() {
-        String script = AutoComplete.bash("remora", RemoraCommand.commandLine());
+        String script = AutoComplete.bash("remora", RemoraCommand.commandLine(Main.factory()));
         assertThat(script).contains("complete -F _complete_remora", "dump", "attach", "--flamegraph", "--core");
     }
 }
