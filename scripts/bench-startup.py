@@ -1,13 +1,17 @@
 """How fast Remora starts: `remora dump -a PID` of an 8-thread CPython 3.15 process, median wall time
 and peak memory of 5 runs, beside CPython 3.15's own `python3.15 -m profiling.sampling dump -a` on the
-same process in the same run; and a 50 ms `attach` from start to exit.
+same process in the same run; a 50 ms `attach` from start to exit; and how long after its start
+`attach` takes its first sample (from the Firefox Profiler file's start time and first sample time).
 
 usage: python3 scripts/bench-startup.py [REMORA ...]
 REMORA defaults to the release built by scripts/release.sh (dist/remora-*/bin/remora) and the clone's
 ./remora. The target runs in the Debian sid root of scripts/provision-targets.sh.
 """
 import glob
+import json
 import os
+import tempfile
+import time
 import statistics
 import subprocess
 import sys
@@ -36,6 +40,21 @@ def measure(command):
     return statistics.median(walls), max(peaks)
 
 
+def first_sample(remora, pid):
+    """Median seconds from starting `remora attach` to its first sample, over RUNS runs."""
+    delays = []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "profile.json")
+        for _ in range(RUNS):
+            started = time.time()
+            measured_run.run([remora, "attach", "-d", "0.05", "--gecko", "-o", out, pid])
+            with open(out) as f:
+                profile = json.load(f)
+            first = min(t["samples"]["time"][0] for t in profile["threads"] if t["samples"]["time"])
+            delays.append((profile["meta"]["startTime"] + first) / 1000 - started)
+    return statistics.median(delays)
+
+
 def main():
     remoras = sys.argv[1:] or sorted(glob.glob(f"{HERE}/dist/remora-*/bin/remora")) + [f"{HERE}/remora"]
     target = subprocess.Popen(["chroot", SID, "python3.15", "-c", TARGET], stdout=subprocess.PIPE, text=True)
@@ -48,6 +67,7 @@ def main():
         # From start to exit of a 50 ms profile: what sampling waits for is the rest, less the write.
         rows += [(f"{r} attach -d 0.05", *measure([r, "attach", "-d", "0.05", "--collapsed", "-o", os.devnull, pid]))
                  for r in remoras[:1]]
+        delays = [(r, first_sample(r, pid)) for r in remoras]
         rows.append(("python3.15 -m profiling.sampling dump -a",
                      *measure(["chroot", SID, "python3.15", "-m", "profiling.sampling", "dump", "-a", pid])))
     finally:
@@ -57,6 +77,10 @@ def main():
     for name, wall, peak in rows:
         shown = os.path.relpath(name, HERE) if name.startswith(HERE) else name
         print(f"{shown:60} {wall:9.3f} {peak:9.1f} {wall / reference:12.2f}")
+    print()
+    for name, delay in delays:
+        shown = os.path.relpath(name, HERE) if name.startswith(HERE) else name
+        print(f"{shown + ' attach: first sample after (s)':60} {delay:9.3f}")
 
 
 if __name__ == "__main__":
