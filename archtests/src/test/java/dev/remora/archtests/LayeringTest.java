@@ -88,6 +88,16 @@ public class LayeringTest {
             .should().beFreeOfCycles()
             .because("each part of the domain (walk, asyncio, profile, ...) can be read on its own, from the bottom up");
 
+    static final ArchRule PROFILE_FORMATS_ARE_INDEPENDENT_OF_EACH_OTHER = slices()
+            .matching("dev.remora.app.output.profile.(*)..")
+            .should().notDependOnEachOther()
+            .because("each output format is written by its own package, sharing only what sits above them");
+
+    @ArchTest
+    static void profileFormatsAreIndependentOfEachOther(JavaClasses classes) {
+        PROFILE_FORMATS_ARE_INDEPENDENT_OF_EACH_OTHER.check(classes);
+    }
+
     @ArchTest
     static void domainUsesOnlyPortsAndPlainJdk(JavaClasses classes) {
         DOMAIN_USES_ONLY_PORTS_AND_PLAIN_JDK.check(classes);

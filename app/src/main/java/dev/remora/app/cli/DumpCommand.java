@@ -2,14 +2,14 @@ package dev.remora.app.cli;
 
 import dev.remora.app.wiring.TargetPorts;
 import dev.remora.adapters.procmem.ProcessList;
-import dev.remora.app.output.DumpWriter;
+import dev.remora.app.output.dump.DumpWriter;
 import dev.remora.app.output.asyncio.AsyncJsonWriter;
 import dev.remora.app.output.asyncio.AsyncTextWriter;
 import dev.remora.app.output.asyncio.AsyncWriter;
 import dev.remora.domain.asyncio.AsyncSnapshot;
-import dev.remora.app.output.JsonDumpWriter;
-import dev.remora.app.output.SourceLines;
-import dev.remora.app.output.TextDumpWriter;
+import dev.remora.app.output.dump.JsonDumpWriter;
+import dev.remora.app.output.dump.SourceLines;
+import dev.remora.app.output.dump.TextDumpWriter;
 import dev.remora.app.output.json.JsonWriter;
 import dev.remora.app.ps.PythonProcessFinder;
 import dev.remora.app.ps.PythonProcessRow;

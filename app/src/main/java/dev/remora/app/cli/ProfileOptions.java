@@ -1,6 +1,6 @@
 package dev.remora.app.cli;
 
-import dev.remora.app.output.profile.PstatsTable;
+import dev.remora.app.output.profile.pstats.PstatsTable;
 import dev.remora.app.profiling.SamplingRate;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.profile.ProfileMode;

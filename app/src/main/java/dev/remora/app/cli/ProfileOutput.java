@@ -1,15 +1,15 @@
 package dev.remora.app.cli;
 
-import dev.remora.app.output.profile.CollapsedWriter;
-import dev.remora.app.output.profile.FlamegraphWriter;
-import dev.remora.app.output.profile.GeckoWriter;
-import dev.remora.app.output.profile.JsonlStream;
-import dev.remora.app.output.profile.PprofWriter;
+import dev.remora.app.output.profile.collapsed.CollapsedWriter;
+import dev.remora.app.output.profile.flamegraph.FlamegraphWriter;
+import dev.remora.app.output.profile.gecko.GeckoWriter;
+import dev.remora.app.output.profile.jsonl.JsonlStream;
+import dev.remora.app.output.profile.pprof.PprofWriter;
 import dev.remora.app.output.profile.ProfileWriter;
-import dev.remora.app.output.profile.PstatsTable;
-import dev.remora.app.output.profile.PstatsWriter;
+import dev.remora.app.output.profile.pstats.PstatsTable;
+import dev.remora.app.output.profile.pstats.PstatsWriter;
 import dev.remora.app.output.profile.SampleStream;
-import dev.remora.app.output.profile.SpeedscopeWriter;
+import dev.remora.app.output.profile.speedscope.SpeedscopeWriter;
 import dev.remora.domain.profile.Profile;
 
 import java.io.BufferedOutputStream;

@@ -1,6 +1,6 @@
 package dev.remora.app.output.asyncio;
 
-import dev.remora.app.output.SourceLines;
+import dev.remora.app.output.dump.SourceLines;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.asyncio.AsyncTask;

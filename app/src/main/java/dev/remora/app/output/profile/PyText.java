@@ -7,7 +7,7 @@ import java.math.RoundingMode;
  * The few pieces of Python's text behaviour the pstats formats must reproduce so that output and
  * ordering match CPython's profiler character for character.
  */
-final class PyText {
+public final class PyText {
 
     private PyText() {}
 
@@ -16,7 +16,7 @@ final class PyText {
      * {@code String.format} rounds the shortest decimal form half up (0.125 gives 0.12 in Python,
      * 0.13 in Java), so the exact value goes through BigDecimal.
      */
-    static String fixed(double value, int decimals) {
+    public static String fixed(double value, int decimals) {
         if (!Double.isFinite(value)) {
             return Double.isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
         }
@@ -26,18 +26,18 @@ final class PyText {
     }
 
     /** {@code f"{s:>{width}}"}: Python counts code points, not UTF-16 units. */
-    static String right(String s, int width) {
+    public static String right(String s, int width) {
         int missing = width - s.codePointCount(0, s.length());
         return missing <= 0 ? s : " ".repeat(missing) + s;
     }
 
     /** {@code os.path.basename} on POSIX: everything after the last slash. */
-    static String basename(String path) {
+    public static String basename(String path) {
         return path.substring(path.lastIndexOf('/') + 1);
     }
 
     /** Python's string order: by code point (UTF-16 order differs above U+FFFF). */
-    static int compare(String a, String b) {
+    public static int compare(String a, String b) {
         int i = 0;
         int j = 0;
         while (i < a.length() && j < b.length()) {
@@ -53,7 +53,7 @@ final class PyText {
     }
 
     /** {@code repr(s)}: quotes chosen as Python chooses them, non-printable characters escaped. */
-    static String repr(String s) {
+    public static String repr(String s) {
         char quote = s.indexOf('\'') >= 0 && s.indexOf('"') < 0 ? '"' : '\'';
         StringBuilder b = new StringBuilder(s.length() + 2).append(quote);
         for (int i = 0; i < s.length(); ) {

@@ -10,7 +10,7 @@ import java.util.stream.IntStream;
  * The profile's samples split by thread, each thread's in log (time) order. Formats that keep one
  * timeline per thread read them this way instead of scanning the whole log once per thread.
  */
-final class SamplesByThread {
+public final class SamplesByThread {
 
     private final int[] start;
     private final int[] samples;
@@ -22,7 +22,7 @@ final class SamplesByThread {
         this.main = main;
     }
 
-    static SamplesByThread of(Profile profile) {
+    public static SamplesByThread of(Profile profile) {
         SampleLog log = profile.samples();
         int threads = profile.threads().size();
         int[] start = new int[threads + 1];
@@ -43,17 +43,17 @@ final class SamplesByThread {
         return new SamplesByThread(start, samples, main);
     }
 
-    int count(int thread) {
+    public int count(int thread) {
         return start[thread + 1] - start[thread];
     }
 
     /** The index in the sample log of the thread's {@code k}-th sample. */
-    int sample(int thread, int k) {
+    public int sample(int thread, int k) {
         return samples[start[thread] + k];
     }
 
     /** Whether any sample saw the thread as the interpreter's main thread. */
-    boolean isMain(int thread) {
+    public boolean isMain(int thread) {
         return main[thread];
     }
 
@@ -61,12 +61,12 @@ final class SamplesByThread {
      * The threads with at least one sample, in table order: a thread whose every stack was dropped
      * (cut short, or without Python frames) has nothing to show.
      */
-    int[] sampledThreads() {
+    public int[] sampledThreads() {
         return IntStream.range(0, main.length).filter(t -> count(t) > 0).toArray();
     }
 
     /** The position in {@code threads} of the first main thread, or 0: the view a reader should open first. */
-    int mainThreadPosition(int[] threads) {
+    public int mainThreadPosition(int[] threads) {
         for (int i = 0; i < threads.length; i++) {
             if (main[threads[i]]) {
                 return i;

@@ -6,19 +6,19 @@ import java.util.List;
 import java.util.Map;
 
 /** Strings numbered in order of first use, as both the Gecko and the pprof formats store them. */
-final class StringTable {
+public final class StringTable {
 
     private final Map<String, Integer> index = new HashMap<>();
     private final List<String> strings = new ArrayList<>();
 
     /** A table whose first entries are {@code preset} (pprof requires "" at index 0). */
-    StringTable(String... preset) {
+    public StringTable(String... preset) {
         for (String s : preset) {
             intern(s);
         }
     }
 
-    int intern(String s) {
+    public int intern(String s) {
         Integer i = index.get(s);
         if (i == null) {
             i = strings.size();
@@ -28,7 +28,7 @@ final class StringTable {
         return i;
     }
 
-    List<String> strings() {
+    public List<String> strings() {
         return strings;
     }
 }

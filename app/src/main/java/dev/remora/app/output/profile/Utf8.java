@@ -7,11 +7,11 @@ import java.io.ByteArrayOutputStream;
  * surrogates (Python strings may); Java's encoder would turn them into '?', Python's profiler and
  * marshal keep them as three-byte sequences, and so do we.
  */
-final class Utf8 {
+public final class Utf8 {
 
     private Utf8() {}
 
-    static byte[] encode(String s) {
+    public static byte[] encode(String s) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(s.length() + 16);
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -35,7 +35,7 @@ final class Utf8 {
         return out.toByteArray();
     }
 
-    static boolean isAscii(String s) {
+    public static boolean isAscii(String s) {
         for (int i = 0; i < s.length(); i++) {
             if (s.charAt(i) >= 0x80) {
                 return false;

@@ -14,7 +14,7 @@ import java.util.Set;
  * with any other keyword is refused rather than half-checked, so a newer schema cannot make the
  * check pass by being misunderstood.
  */
-final class JsonSchemaSubset {
+public final class JsonSchemaSubset {
 
     private static final Set<String> ANNOTATIONS = Set.of("$schema", "title", "description", "definitions");
     private static final Set<String> ASSERTIONS =
@@ -22,12 +22,12 @@ final class JsonSchemaSubset {
 
     private final JsonNode root;
 
-    JsonSchemaSubset(JsonNode root) {
+    public JsonSchemaSubset(JsonNode root) {
         this.root = root;
     }
 
     /** Every violation, each as "JSON pointer: what is wrong"; empty when the document is valid. */
-    List<String> validate(JsonNode document) {
+    public List<String> validate(JsonNode document) {
         List<String> errors = new ArrayList<>();
         check(root, document, "", errors);
         return errors;

@@ -16,9 +16,9 @@ import java.util.List;
 import java.util.Optional;
 
 /** Hand-built profiles: each sample is one thread's stack, innermost frame first, one interval after the last. */
-final class ProfileFixture {
+public final class ProfileFixture {
 
-    static final int PID = 4242;
+    public static final int PID = 4242;
     /** A status every mode keeps. */
     private static final int BUSY = ThreadStatus.HAS_GIL.bit() | ThreadStatus.ON_CPU.bit() | ThreadStatus.HAS_EXCEPTION.bit();
 
@@ -26,7 +26,7 @@ final class ProfileFixture {
     private final long intervalNanos;
     private long time;
 
-    ProfileFixture(ProfileMode mode, long intervalNanos) {
+    public ProfileFixture(ProfileMode mode, long intervalNanos) {
         this(PID, mode, intervalNanos);
     }
 
@@ -39,7 +39,7 @@ final class ProfileFixture {
      * A merged process tree ({@code --merge}): process 100 with thread 7 in {@code serve}, process 200
      * with thread 8 in {@code work}.
      */
-    static Profile mergedTree() {
+    public static Profile mergedTree() {
         Profile parent = new ProfileFixture(100, ProfileMode.WALL, 1_000_000).sample(7, frame("serve", "/a/app.py", 3)).finish();
         Profile child = new ProfileFixture(200, ProfileMode.WALL, 1_000_000).sample(8, frame("work", "/a/job.py", 5)).finish();
         return ProfileMerger.merge(List.of(new ProfileMerger.Part(parent, "python app.py"),
@@ -47,24 +47,24 @@ final class ProfileFixture {
     }
 
     /** Wall mode, 1 ms between samples. */
-    ProfileFixture() {
+    public ProfileFixture() {
         this(ProfileMode.WALL, 1_000_000);
     }
 
     /** A frame at a line, with columns that differ per call so that equal keys can come from distinct frames. */
-    static FrameInfo frame(String function, String file, int line) {
+    public static FrameInfo frame(String function, String file, int line) {
         return new FrameInfo(function, file, new SourceLocation(line, line, 4, 12));
     }
 
-    static FrameInfo frame(String function, String file, int line, int column) {
+    public static FrameInfo frame(String function, String file, int line, int column) {
         return new FrameInfo(function, file, new SourceLocation(line, line + 1, column, column + 3));
     }
 
-    ProfileFixture sample(long threadId, FrameInfo... innermostFirst) {
+    public ProfileFixture sample(long threadId, FrameInfo... innermostFirst) {
         return repeat(1, threadId, innermostFirst);
     }
 
-    ProfileFixture repeat(int times, long threadId, FrameInfo... innermostFirst) {
+    public ProfileFixture repeat(int times, long threadId, FrameInfo... innermostFirst) {
         for (int n = 0; n < times; n++) {
             builder.beginSample(time);
             time += intervalNanos;
@@ -78,11 +78,11 @@ final class ProfileFixture {
     }
 
     /** The samples taken so far, still open for more (for streaming). */
-    Profile profile() {
+    public Profile profile() {
         return builder.profile();
     }
 
-    Profile finish() {
+    public Profile finish() {
         int samples = builder.profile().samples().size();
         builder.finish(new SamplingStats(samples + 2, samples, StackErrors.of(StackProblem.Kind.WALK_FAILED, 2), 1, time));
         return builder.profile();

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * Real Pythons that read what the writers write: CPython 3.15 (whose profiler defines the formats),
  * from the provisioned targets, and the machine's own python3, an older reader of the same files.
  */
-final class Python implements AutoCloseable {
+public final class Python implements AutoCloseable {
 
     private final List<String> command;
     private final Path hostDir;
@@ -36,7 +36,7 @@ final class Python implements AutoCloseable {
     }
 
     /** CPython 3.15 of the provisioned targets; files go through a scratch directory inside its root. */
-    static Python cpython315() {
+    public static Python cpython315() {
         TargetInterpreter interpreter = TargetInterpreters.all().stream()
                 .filter(t -> t.major() == 3 && t.minor() == 15)
                 .findFirst()
@@ -46,7 +46,7 @@ final class Python implements AutoCloseable {
     }
 
     /** The machine's python3. */
-    static Python host() {
+    public static Python host() {
         try {
             Path dir = Files.createTempDirectory("remora-profile-");
             return new Python(List.of("python3", "-I", "-X", "utf8"), dir, dir.toString(), () -> deleteTree(dir));
@@ -56,7 +56,7 @@ final class Python implements AutoCloseable {
     }
 
     /** Puts a file where this Python can read it; returns the path it sees. */
-    String put(String name, byte[] content) {
+    public String put(String name, byte[] content) {
         try {
             Files.write(hostPath(name), content);
             return pathSeen(name);
@@ -66,11 +66,11 @@ final class Python implements AutoCloseable {
     }
 
     /** The path this Python sees for a file of its scratch directory. */
-    String pathSeen(String name) {
+    public String pathSeen(String name) {
         return seenDir + "/" + name;
     }
 
-    Path hostPath(String name) {
+    public Path hostPath(String name) {
         return hostDir.resolve(name);
     }
 
@@ -88,7 +88,7 @@ final class Python implements AutoCloseable {
     }
 
     /** Runs {@code python -c script args...}; returns stdout, failing with stderr on a non-zero exit. */
-    String run(String script, String... args) {
+    public String run(String script, String... args) {
         List<String> cmd = new ArrayList<>(command);
         cmd.add("-c");
         cmd.add(script);
@@ -97,7 +97,7 @@ final class Python implements AutoCloseable {
     }
 
     /** Runs {@code python -m module args...} with {@code stdin}. */
-    String module(String module, String stdin, String... args) {
+    public String module(String module, String stdin, String... args) {
         List<String> cmd = new ArrayList<>(command);
         cmd.add("-m");
         cmd.add(module);

@@ -25,32 +25,32 @@ import java.util.stream.Collectors;
  * line or column, names that need escaping, status changes for markers, and a dropped stack. The
  * expected counts are kept from the script itself, not read back from the profile.
  */
-final class SampleProfile {
+public final class SampleProfile {
 
-    static final int PID = 4242;
-    static final long INTERVAL = 10_000_000;
-    static final long START_EPOCH_MILLIS = 1_790_000_000_000L;
-    static final long MAIN = 1001;
-    static final long WORKER = 1002;
-    static final long ANONYMOUS = 1003;
+    public static final int PID = 4242;
+    public static final long INTERVAL = 10_000_000;
+    public static final long START_EPOCH_MILLIS = 1_790_000_000_000L;
+    public static final long MAIN = 1001;
+    public static final long WORKER = 1002;
+    public static final long ANONYMOUS = 1003;
 
-    static final FrameInfo MAIN_PY = frame("main", "/app/main.py", 10, 4);
-    static final FrameInfo COMPUTE = frame("Worker.compute", "/app/work.py", 20, 8);
-    static final FrameInfo COMPUTE_LATER = frame("Worker.compute", "/app/work.py", 21, 8);
-    static final FrameInfo NO_POSITION = new FrameInfo("inner", "/app/work.py", SourceLocation.NONE);
-    static final FrameInfo ODD_NAME = frame("<lambda>.\"quoted\"\\é\u0001", "/app/we\"ird.py", 3, 0);
+    public static final FrameInfo MAIN_PY = frame("main", "/app/main.py", 10, 4);
+    public static final FrameInfo COMPUTE = frame("Worker.compute", "/app/work.py", 20, 8);
+    public static final FrameInfo COMPUTE_LATER = frame("Worker.compute", "/app/work.py", 21, 8);
+    public static final FrameInfo NO_POSITION = new FrameInfo("inner", "/app/work.py", SourceLocation.NONE);
+    public static final FrameInfo ODD_NAME = frame("<lambda>.\"quoted\"\\é\u0001", "/app/we\"ird.py", 3, 0);
     /** Only in a stack that could not be read to the end: must appear in no sample. */
-    static final FrameInfo DROPPED = frame("dropped", "/app/dropped.py", 1, 0);
+    public static final FrameInfo DROPPED = frame("dropped", "/app/dropped.py", 1, 0);
 
-    static final int MAIN_STATUS = ThreadStatus.MAIN_THREAD.bit() | ThreadStatus.HAS_GIL.bit() | ThreadStatus.ON_CPU.bit();
-    static final int WAITING = ThreadStatus.GIL_REQUESTED.bit();
-    static final int NATIVE_ON_CPU = ThreadStatus.ON_CPU.bit();
-    static final int EXCEPTION = ThreadStatus.HAS_EXCEPTION.bit() | ThreadStatus.HAS_GIL.bit() | ThreadStatus.ON_CPU.bit();
+    public static final int MAIN_STATUS = ThreadStatus.MAIN_THREAD.bit() | ThreadStatus.HAS_GIL.bit() | ThreadStatus.ON_CPU.bit();
+    public static final int WAITING = ThreadStatus.GIL_REQUESTED.bit();
+    public static final int NATIVE_ON_CPU = ThreadStatus.ON_CPU.bit();
+    public static final int EXCEPTION = ThreadStatus.HAS_EXCEPTION.bit() | ThreadStatus.HAS_GIL.bit() | ThreadStatus.ON_CPU.bit();
 
     /** One thread's stack in one walk; frames innermost first, as the walker reports them. */
-    record Walk(int tick, long tid, int status, List<FrameInfo> frames) {}
+    public record Walk(int tick, long tid, int status, List<FrameInfo> frames) {}
 
-    static final List<Walk> WALKS = List.of(
+    public static final List<Walk> WALKS = List.of(
             new Walk(0, MAIN, MAIN_STATUS, List.of(COMPUTE, MAIN_PY)),
             new Walk(0, WORKER, WAITING, List.of(NO_POSITION, MAIN_PY)),
             new Walk(1, MAIN, MAIN_STATUS, List.of(COMPUTE, MAIN_PY)),
@@ -66,15 +66,15 @@ final class SampleProfile {
             new Walk(5, MAIN, MAIN_STATUS, List.of(MAIN_PY)),
             new Walk(5, WORKER, NATIVE_ON_CPU, List.of(COMPUTE_LATER, PseudoFrames.NATIVE, MAIN_PY)));
 
-    static final int TICKS = 6;
+    public static final int TICKS = 6;
 
     private SampleProfile() {}
 
-    static Profile build() {
+    public static Profile build() {
         return build(WALKS);
     }
 
-    static Profile build(List<Walk> walks) {
+    public static Profile build(List<Walk> walks) {
         ProfileBuilder builder = new ProfileBuilder(
                 new ProfileInfo(PID, "3.15.2", "vmreadv", ProfileMode.WALL, INTERVAL, START_EPOCH_MILLIS));
         for (int tick = 0; tick < TICKS; tick++) {
@@ -107,12 +107,12 @@ final class SampleProfile {
     }
 
     /** Samples per thread and stack: "tid;outermost;...;innermost" by function name. */
-    static Map<String, Long> expectedCounts() {
+    public static Map<String, Long> expectedCounts() {
         return WALKS.stream().collect(Collectors.groupingBy(
                 w -> w.tid() + ";" + rootFirst(w.frames()), LinkedHashMap::new, Collectors.counting()));
     }
 
-    static String rootFirst(List<FrameInfo> innermostFirst) {
+    public static String rootFirst(List<FrameInfo> innermostFirst) {
         List<String> names = new ArrayList<>();
         for (FrameInfo f : innermostFirst) {
             names.addFirst(f.function());
@@ -120,7 +120,7 @@ final class SampleProfile {
         return String.join(";", names);
     }
 
-    static long samplesOf(long tid) {
+    public static long samplesOf(long tid) {
         return WALKS.stream().filter(w -> w.tid() == tid).count();
     }
 

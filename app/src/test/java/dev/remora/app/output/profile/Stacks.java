@@ -9,19 +9,19 @@ import dev.remora.domain.profile.ProfileMode;
 import static dev.remora.app.output.profile.ProfileFixture.frame;
 
 /** The profiles the format tests share. */
-final class Stacks {
+public final class Stacks {
 
-    static final FrameInfo SLEEPER = frame("sleeper", "/app/t.py", 23);
-    static final FrameInfo MAIN_30 = frame("main", "/app/t.py", 30);
-    static final FrameInfo MAIN_31 = frame("main", "/app/t.py", 31);
-    static final FrameInfo MODULE = frame("<module>", "/app/t.py", 40);
-    static final FrameInfo GCWORK = frame("gcwork", "/app/t.py", 17);
-    static final FrameInfo REC_5 = frame("rec", "/lib/r.py", 5);
-    static final FrameInfo REC_5_OTHER_COLUMN = frame("rec", "/lib/r.py", 5, 20);
-    static final FrameInfo REC_9 = frame("rec", "/lib/r.py", 9);
-    static final FrameInfo RUN = frame("run", "/lib/r.py", 2);
+    public static final FrameInfo SLEEPER = frame("sleeper", "/app/t.py", 23);
+    public static final FrameInfo MAIN_30 = frame("main", "/app/t.py", 30);
+    public static final FrameInfo MAIN_31 = frame("main", "/app/t.py", 31);
+    public static final FrameInfo MODULE = frame("<module>", "/app/t.py", 40);
+    public static final FrameInfo GCWORK = frame("gcwork", "/app/t.py", 17);
+    public static final FrameInfo REC_5 = frame("rec", "/lib/r.py", 5);
+    public static final FrameInfo REC_5_OTHER_COLUMN = frame("rec", "/lib/r.py", 5, 20);
+    public static final FrameInfo REC_9 = frame("rec", "/lib/r.py", 9);
+    public static final FrameInfo RUN = frame("run", "/lib/r.py", 2);
     /** Same basename, function and line as {@link #SLEEPER}: one row once directories are stripped. */
-    static final FrameInfo OTHER_SLEEPER = frame("sleeper", "/other/t.py", 23);
+    public static final FrameInfo OTHER_SLEEPER = frame("sleeper", "/other/t.py", 23);
 
     private Stacks() {}
 
@@ -29,7 +29,7 @@ final class Stacks {
      * Eight samples on two threads: a leaf with two callers' lines, a GC pseudo frame, recursion on
      * one line (counted once per stack), and a file whose basename collides with another's.
      */
-    static Profile small() {
+    public static Profile small() {
         return new ProfileFixture()
                 .repeat(3, 1, SLEEPER, MAIN_30, MODULE)
                 .repeat(2, 1, PseudoFrames.GC, GCWORK, MAIN_31, MODULE)
@@ -44,7 +44,7 @@ final class Stacks {
      * differ between the two time columns, non-ASCII and quoted names for the name order, frames
      * without a line, more rows than the default limit.
      */
-    static Profile varied(ProfileMode mode) {
+    public static Profile varied(ProfileMode mode) {
         FrameInfo root = frame("_run_module_as_main", "<frozen runpy>", 198);
         FrameInfo runCode = frame("_run_code", "<frozen runpy>", 88);
         FrameInfo module = frame("<module>", "/srv/app/main.py", 3);
@@ -73,7 +73,7 @@ final class Stacks {
         return f.finish();
     }
 
-    static Profile empty(ProfileMode mode) {
+    public static Profile empty(ProfileMode mode) {
         return new ProfileFixture(mode, 1_000_000).finish();
     }
 }

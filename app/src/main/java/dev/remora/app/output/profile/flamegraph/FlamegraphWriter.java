@@ -1,0 +1,30 @@
+package dev.remora.app.output.profile.flamegraph;
+
+import dev.remora.app.output.profile.ProfileWriter;
+import dev.remora.domain.profile.Profile;
+import dev.remora.domain.profile.ProfileInfo;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes a profile as one self-contained HTML page: an interactive flamegraph (zoom, search, thread
+ * filter, inverted view) with its script, style and data inlined, so it opens offline from a file.
+ */
+public final class FlamegraphWriter implements ProfileWriter {
+
+    private final FlamegraphTemplate template = FlamegraphTemplate.load();
+
+    @Override
+    public void write(Profile profile, OutputStream out) throws IOException {
+        String json = FlamegraphData.json(profile, FlamegraphTree.of(profile));
+        out.write(template.fill(title(profile.info()), json).getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    private static String title(ProfileInfo info) {
+        String version = info.pythonVersion() == null ? "" : ", Python " + info.pythonVersion();
+        return "Flamegraph of pid " + info.pid() + version;
+    }
+}

@@ -1,0 +1,32 @@
+package dev.remora.app.output.profile.pstats;
+
+import dev.remora.app.output.profile.PyText;
+import dev.remora.domain.model.FrameInfo;
+
+/**
+ * How pstats names a function: {@code (filename, lineno, funcname)}. A sampling profile has no call
+ * boundaries, so the line is the one being executed when sampled, and one function at several lines
+ * is several keys, as in CPython's own profiler.
+ */
+record PstatsKey(String file, int line, String function) {
+
+    /** The key of a frame; frames without a line (pseudo frames) get line 0, as CPython writes them. */
+    static PstatsKey of(FrameInfo frame) {
+        return new PstatsKey(frame.file(), frame.location().hasLine() ? frame.location().line() : 0, frame.function());
+    }
+
+    /** The key with the file's directories removed, as {@code pstats.Stats.strip_dirs()} does. */
+    PstatsKey stripDirs() {
+        return new PstatsKey(PyText.basename(file), line, function);
+    }
+
+    /** {@code str(key)} in Python: what the "name" order compares. */
+    String pythonStr() {
+        return "(" + PyText.repr(file) + ", " + line + ", " + PyText.repr(function) + ")";
+    }
+
+    /** {@code file:line(function)}, how the table shows a key. */
+    String label() {
+        return file + ":" + line + "(" + function + ")";
+    }
+}
