@@ -1,5 +1,6 @@
 package dev.remora.adapters.coredump;
 
+import dev.remora.ports.elf.ElfProgramHeader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -22,8 +23,8 @@ final class AddressSpace {
         this.starts = regions.stream().mapToLong(Region::start).toArray();
     }
 
-    static AddressSpace build(CoreBytes core, List<ProgramHeader> headers, List<FileMapping> files) throws CoreFileException {
-        List<ProgramHeader> loads = loads(core, headers);
+    static AddressSpace build(CoreBytes core, List<ElfProgramHeader> headers, List<FileMapping> files) throws CoreFileException {
+        List<ElfProgramHeader> loads = loads(core, headers);
         List<FileMapping> mapped = files.stream().sorted(Comparator.comparing(FileMapping::start, UNSIGNED)).toList();
         for (int i = 1; i < mapped.size(); i++) {
             if (Long.compareUnsigned(mapped.get(i - 1).end(), mapped.get(i).start()) > 0) {
@@ -79,10 +80,10 @@ final class AddressSpace {
     }
 
     /** The PT_LOAD segments that occupy memory, checked and sorted; they may not overlap. */
-    private static List<ProgramHeader> loads(CoreBytes core, List<ProgramHeader> headers) throws CoreFileException {
-        List<ProgramHeader> loads = new ArrayList<>();
-        for (ProgramHeader h : headers) {
-            if (h.type() != ProgramHeader.PT_LOAD || h.memorySize() == 0) {
+    private static List<ElfProgramHeader> loads(CoreBytes core, List<ElfProgramHeader> headers) throws CoreFileException {
+        List<ElfProgramHeader> loads = new ArrayList<>();
+        for (ElfProgramHeader h : headers) {
+            if (h.type() != ElfProgramHeader.PT_LOAD || h.memorySize() == 0) {
                 continue;
             }
             if (Long.compareUnsigned(h.fileSize(), h.memorySize()) > 0) {
@@ -96,7 +97,7 @@ final class AddressSpace {
             core.require(h.offset(), h.fileSize(), "the segment at 0x%x".formatted(h.address()));
             loads.add(h);
         }
-        loads.sort(Comparator.comparing(ProgramHeader::address, UNSIGNED));
+        loads.sort(Comparator.comparing(ElfProgramHeader::address, UNSIGNED));
         for (int i = 1; i < loads.size(); i++) {
             if (Long.compareUnsigned(loads.get(i - 1).end(), loads.get(i).address()) > 0) {
                 throw new CoreFileException.Corrupt("%s is corrupt: segments overlap at 0x%x"
@@ -107,10 +108,10 @@ final class AddressSpace {
     }
 
     /** Splits at every start and end of a segment or mapping; joins neighbours that have the same pair. */
-    private static List<Region> cut(List<ProgramHeader> loads, List<FileMapping> files) {
+    private static List<Region> cut(List<ElfProgramHeader> loads, List<FileMapping> files) {
         long[] bounds = new long[2 * (loads.size() + files.size())];
         int n = 0;
-        for (ProgramHeader l : loads) {
+        for (ElfProgramHeader l : loads) {
             bounds[n++] = l.address() ^ Long.MIN_VALUE;
             bounds[n++] = l.end() ^ Long.MIN_VALUE;
         }
@@ -135,7 +136,7 @@ final class AddressSpace {
             while (fi < files.size() && Long.compareUnsigned(files.get(fi).end(), from) <= 0) {
                 fi++;
             }
-            ProgramHeader load = li < loads.size() && Long.compareUnsigned(loads.get(li).address(), from) <= 0 ? loads.get(li) : null;
+            ElfProgramHeader load = li < loads.size() && Long.compareUnsigned(loads.get(li).address(), from) <= 0 ? loads.get(li) : null;
             FileMapping file = fi < files.size() && Long.compareUnsigned(files.get(fi).start(), from) <= 0 ? files.get(fi) : null;
             if (load == null && file == null) {
                 continue;

@@ -1,5 +1,6 @@
 package dev.remora.adapters.coredump;
 
+import dev.remora.ports.elf.ElfProgramHeader;
 import java.util.List;
 
 /** Everything a core's headers and notes say, checked: the process, its mapped files and its address space. */
@@ -7,7 +8,7 @@ record CoreLayout(ProcessNotes process, List<FileMapping> files, AddressSpace sp
 
     static CoreLayout read(CoreBytes core) throws CoreFileException {
         ElfHeader header = ElfHeader.read(core);
-        List<ProgramHeader> headers = ProgramHeader.readAll(core, header);
+        List<ElfProgramHeader> headers = header.programHeaders(core);
         List<Note> notes = Notes.read(core, headers);
         ProcessNotes process = ProcessNotes.read(core, notes);
         // Cores from kernels before 3.7 have no NT_FILE: the process then has only anonymous mappings.

@@ -1,5 +1,6 @@
 package dev.remora.adapters.coredump;
 
+import dev.remora.ports.elf.ElfProgramHeader;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
 
@@ -45,7 +46,7 @@ final class CoreMemory implements RemoteMemory {
     /** Reads {@code length} bytes at {@code address}, all inside region {@code r}. */
     private void readIn(Region r, long address, byte[] dst, int offset, int length) throws MemoryAccessException {
         int fromCore = 0;
-        ProgramHeader load = r.load();
+        ElfProgramHeader load = r.load();
         if (load != null) {
             long inSegment = address - load.address();
             // fileSize <= memorySize and the segment lies inside the core, both checked when it was read.

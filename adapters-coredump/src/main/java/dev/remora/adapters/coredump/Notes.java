@@ -1,5 +1,6 @@
 package dev.remora.adapters.coredump;
 
+import dev.remora.ports.elf.ElfProgramHeader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,10 +12,10 @@ final class Notes {
 
     private Notes() {}
 
-    static List<Note> read(CoreBytes core, List<ProgramHeader> headers) throws CoreFileException {
+    static List<Note> read(CoreBytes core, List<ElfProgramHeader> headers) throws CoreFileException {
         List<Note> notes = new ArrayList<>();
-        for (ProgramHeader h : headers) {
-            if (h.type() == ProgramHeader.PT_NOTE) {
+        for (ElfProgramHeader h : headers) {
+            if (h.type() == ElfProgramHeader.PT_NOTE) {
                 core.require(h.offset(), h.fileSize(), "a note segment");
                 readSegment(core, h, notes);
             }
@@ -22,7 +23,7 @@ final class Notes {
         return notes;
     }
 
-    private static void readSegment(CoreBytes core, ProgramHeader segment, List<Note> notes) throws CoreFileException {
+    private static void readSegment(CoreBytes core, ElfProgramHeader segment, List<Note> notes) throws CoreFileException {
         // Linux writes core notes 4-byte aligned; 8 only where the segment says so (GNU property notes).
         long align = segment.align() == 8 ? 8 : 4;
         long start = segment.offset();

@@ -1,5 +1,6 @@
 package dev.remora.adapters.coredump;
 
+import dev.remora.ports.elf.ElfProgramHeader;
 import dev.remora.ports.MemoryMapping;
 
 import java.util.Optional;
@@ -12,7 +13,7 @@ import java.util.Optional;
  * @param load the PT_LOAD covering this stretch, or null
  * @param file the NT_FILE mapping covering it, or null
  */
-record Region(long start, long end, ProgramHeader load, FileMapping file) {
+record Region(long start, long end, ElfProgramHeader load, FileMapping file) {
 
     boolean contains(long address) {
         return Long.compareUnsigned(address, start) >= 0 && Long.compareUnsigned(address, end) < 0;

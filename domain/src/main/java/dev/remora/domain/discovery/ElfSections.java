@@ -2,9 +2,14 @@ package dev.remora.domain.discovery;
 
 import dev.remora.domain.memory.Bytes;
 import dev.remora.ports.FileBytes;
+import dev.remora.ports.elf.ElfFileHeader;
+import dev.remora.ports.elf.ElfProgramHeader;
+import dev.remora.ports.elf.ElfSectionHeader;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -16,19 +21,14 @@ public final class ElfSections {
     /** Where a section sits, relative to the file's load base (first PT_LOAD, aligned down). */
     public record Section(long relativeAddress, long size) {}
 
-    private static final int PT_LOAD = 1;
-    private static final int SHT_DYNSYM = 11;
     private static final int SYMBOL_SIZE = 24;
     private static final int MAX_HEADERS = 1 << 16;
+    private static final int MAX_HEADER_SIZE = 256;
     private static final int MAX_SHSTRTAB = 1 << 20;
     private static final int MAX_SYMBOL_SECTION = 64 << 20;
 
     /** The file's load base and its section headers. */
-    private record Headers(long loadBase, byte[] sections, int entrySize, int count, int namesIndex) {
-        int at(int section) {
-            return section * entrySize;
-        }
-    }
+    private record Headers(long loadBase, List<ElfSectionHeader> sections, int namesIndex) {}
 
     private ElfSections() {}
 
@@ -38,23 +38,14 @@ public final class ElfSections {
             return Optional.empty();
         }
         Headers h = parsed.get();
-        byte[] sections = h.sections();
-        int strAt = h.at(h.namesIndex());
-        long strSize = Bytes.getLong(sections, strAt + 0x20);
-        if (strSize <= 0 || strSize > MAX_SHSTRTAB) {
-            return Optional.empty();
-        }
-        byte[] names = readExactly(file, Bytes.getLong(sections, strAt + 0x18), (int) strSize);
+        byte[] names = readSection(file, h.sections().get(h.namesIndex()), MAX_SHSTRTAB);
         if (names == null) {
             return Optional.empty();
         }
         byte[] wanted = name.getBytes(StandardCharsets.US_ASCII);
-        for (int i = 0; i < h.count(); i++) {
-            int at = h.at(i);
-            if (nameEquals(names, Bytes.getInt(sections, at), wanted)) {
-                long addr = Bytes.getLong(sections, at + 0x10);
-                long size = Bytes.getLong(sections, at + 0x20);
-                return Optional.of(new Section(addr - h.loadBase(), size));
+        for (ElfSectionHeader section : h.sections()) {
+            if (nameEquals(names, section.nameOffset(), wanted)) {
+                return Optional.of(new Section(section.address() - h.loadBase(), section.size()));
             }
         }
         return Optional.empty();
@@ -71,20 +62,19 @@ public final class ElfSections {
         }
         Headers h = parsed.get();
         byte[] wanted = name.getBytes(StandardCharsets.US_ASCII);
-        for (int i = 0; i < h.count(); i++) {
-            int at = h.at(i);
-            int link = Bytes.getInt(h.sections(), at + 0x28);
-            if (Bytes.getInt(h.sections(), at + 4) != SHT_DYNSYM || link <= 0 || link >= h.count()) {
+        for (ElfSectionHeader section : h.sections()) {
+            long link = section.link();
+            if (section.type() != ElfSectionHeader.SHT_DYNSYM || link <= 0 || link >= h.sections().size()) {
                 continue;
             }
-            byte[] symbols = readSection(file, h.sections(), at);
-            byte[] names = readSection(file, h.sections(), h.at(link));
+            byte[] symbols = readSection(file, section, MAX_SYMBOL_SECTION);
+            byte[] names = readSection(file, h.sections().get((int) link), MAX_SYMBOL_SECTION);
             if (symbols == null || names == null) {
                 return Optional.empty();
             }
             for (int sym = 0; sym + SYMBOL_SIZE <= symbols.length; sym += SYMBOL_SIZE) {
                 long value = Bytes.getLong(symbols, sym + 8);
-                if (value != 0 && nameEquals(names, Bytes.getInt(symbols, sym), wanted)) {
+                if (value != 0 && nameEquals(names, Integer.toUnsignedLong(Bytes.getInt(symbols, sym)), wanted)) {
                     return Optional.of(value - h.loadBase());
                 }
             }
@@ -93,67 +83,67 @@ public final class ElfSections {
     }
 
     private static Optional<Headers> headers(FileBytes file) throws IOException {
-        byte[] eh = readExactly(file, 0, 64);
-        if (eh == null || eh[0] != 0x7f || eh[1] != 'E' || eh[2] != 'L' || eh[3] != 'F' || eh[4] != 2 || eh[5] != 1) {
+        byte[] bytes = readExactly(file, 0, ElfFileHeader.SIZE);
+        if (bytes == null || !ElfFileHeader.hasMagic(bytes)) {
             return Optional.empty();
         }
-        long phoff = Bytes.getLong(eh, 0x20);
-        long shoff = Bytes.getLong(eh, 0x28);
-        int phentsize = Bytes.getUnsignedShort(eh, 0x36);
-        int phnum = Bytes.getUnsignedShort(eh, 0x38);
-        int shentsize = Bytes.getUnsignedShort(eh, 0x3A);
-        int shnum = Bytes.getUnsignedShort(eh, 0x3C);
-        int shstrndx = Bytes.getUnsignedShort(eh, 0x3E);
-        if (phentsize < 56 || phentsize > 256 || shentsize < 64 || shentsize > 256 || shnum == 0 || shstrndx >= shnum
-                || phnum > MAX_HEADERS) {
+        ElfFileHeader eh = ElfFileHeader.decode(bytes);
+        int shentsize = eh.sectionHeaderSize();
+        int phentsize = eh.programHeaderSize();
+        int shnum = eh.sectionHeaderCount();
+        if (!eh.is64BitLittleEndian() || phentsize < ElfProgramHeader.SIZE || phentsize > MAX_HEADER_SIZE
+                || shentsize < ElfSectionHeader.SIZE || shentsize > MAX_HEADER_SIZE || shnum == 0
+                || eh.sectionNamesIndex() >= shnum || eh.programHeaderCount() > MAX_HEADERS) {
             return Optional.empty();
         }
-        Optional<Long> loadBase = loadBase(file, phoff, phentsize, phnum);
-        byte[] sections = readExactly(file, shoff, shnum * shentsize);
-        if (loadBase.isEmpty() || sections == null) {
+        Optional<Long> loadBase = loadBase(file, eh);
+        byte[] table = readExactly(file, eh.sectionHeaderOffset(), shnum * shentsize);
+        if (loadBase.isEmpty() || table == null) {
             return Optional.empty();
         }
-        return Optional.of(new Headers(loadBase.get(), sections, shentsize, shnum, shstrndx));
+        List<ElfSectionHeader> sections = new ArrayList<>(shnum);
+        for (int i = 0; i < shnum; i++) {
+            sections.add(ElfSectionHeader.decode(table, i * shentsize));
+        }
+        return Optional.of(new Headers(loadBase.get(), sections, eh.sectionNamesIndex()));
     }
 
-    /** A section's bytes, bounded; null when out of bounds. */
-    private static byte[] readSection(FileBytes file, byte[] sections, int at) throws IOException {
-        long offset = Bytes.getLong(sections, at + 0x18);
-        long size = Bytes.getLong(sections, at + 0x20);
-        return size <= 0 || size > MAX_SYMBOL_SECTION ? null : readExactly(file, offset, (int) size);
+    /** A section's bytes, at most {@code max}; null when out of bounds. */
+    private static byte[] readSection(FileBytes file, ElfSectionHeader section, int max) throws IOException {
+        long size = section.size();
+        return size <= 0 || size > max ? null : readExactly(file, section.offset(), (int) size);
     }
 
-    private static Optional<Long> loadBase(FileBytes file, long phoff, int phentsize, int phnum) throws IOException {
-        byte[] headers = readExactly(file, phoff, phentsize * phnum);
-        if (headers == null) {
+    private static Optional<Long> loadBase(FileBytes file, ElfFileHeader eh) throws IOException {
+        int size = eh.programHeaderSize();
+        byte[] table = readExactly(file, eh.programHeaderOffset(), size * eh.programHeaderCount());
+        if (table == null) {
             return Optional.empty();
         }
-        for (int i = 0; i < phnum; i++) {
-            int at = i * phentsize;
-            if (Bytes.getInt(headers, at) == PT_LOAD) {
-                long vaddr = Bytes.getLong(headers, at + 0x10);
-                long align = Bytes.getLong(headers, at + 0x30);
-                return Optional.of(align > 0 ? vaddr - Long.remainderUnsigned(vaddr, align) : vaddr);
+        for (int i = 0; i < eh.programHeaderCount(); i++) {
+            ElfProgramHeader header = ElfProgramHeader.decode(table, i * size);
+            if (header.type() == ElfProgramHeader.PT_LOAD) {
+                return Optional.of(header.alignedAddress());
             }
         }
         return Optional.empty();
     }
 
-    private static boolean nameEquals(byte[] names, int offset, byte[] wanted) {
+    private static boolean nameEquals(byte[] names, long offset, byte[] wanted) {
         if (offset < 0 || offset + wanted.length >= names.length) {
             return false;
         }
         for (int i = 0; i < wanted.length; i++) {
-            if (names[offset + i] != wanted[i]) {
+            if (names[(int) offset + i] != wanted[i]) {
                 return false;
             }
         }
-        return names[offset + wanted.length] == 0;
+        return names[(int) offset + wanted.length] == 0;
     }
 
     /** The bytes, or null when the file is shorter than the range. */
     private static byte[] readExactly(FileBytes file, long position, int length) throws IOException {
-        if (position < 0 || length < 0 || position + length > file.size()) {
+        if (position < 0 || length < 0 || position > file.size() - length) {
             return null;
         }
         byte[] out = new byte[length];
