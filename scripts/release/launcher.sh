@@ -1,13 +1,19 @@
 #!/bin/sh
 # Remora's launcher in an installed archive or wheel: runs the Java runtime shipped beside it, with
 # the ahead-of-time cache the release trained; needs no JDK, Maven or network.
-self=$(readlink -f "$0")
-home=$(dirname "$(dirname "$self")")
+# Every fork here delays the first sample: resolve a symlink only when there is one.
+self=$0
+if [ -L "$self" ]; then
+    self=$(readlink -f "$self")
+fi
+home=${self%/*}/..
 # A dump is one short read: the quick compiler alone serves it best, and a small young generation
-# keeps its memory small. Profiles run long and keep the optimizing compiler.
+# keeps its memory small. Profiles run long and keep the optimizing compiler, but do not replay the
+# training run's method profiles: compiling those at once competes with the start for the CPU and
+# delays the first sample by some 20 ms, and a profile warms up on its own target within a second.
 case "${1:-}" in
     dump) tuning="-XX:TieredStopAtLevel=1 -Xmn4m" ;;
-    *) tuning="" ;;
+    *) tuning="-XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining" ;;
 esac
 # An unusable cache (a changed jar) only slows the start: say nothing of it.
 # JAVA_OPTS is split on whitespace, as other JVM launchers do.
