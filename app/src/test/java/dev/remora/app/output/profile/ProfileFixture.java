@@ -30,7 +30,7 @@ public final class ProfileFixture {
         this(PID, mode, intervalNanos);
     }
 
-    private ProfileFixture(int pid, ProfileMode mode, long intervalNanos) {
+    public ProfileFixture(int pid, ProfileMode mode, long intervalNanos) {
         this.builder = new ProfileBuilder(new ProfileInfo(pid, "3.15.2", "vmreadv", mode, intervalNanos, 1_700_000_000_000L));
         this.intervalNanos = intervalNanos;
     }

@@ -1,8 +1,11 @@
 package dev.remora.app.output.profile.speedscope;
 
+import dev.remora.domain.profile.ProfileMode;
+import dev.remora.domain.profile.ProfileMerger;
 import dev.remora.app.output.profile.JsonSchemaSubset;
 import dev.remora.app.output.profile.ProfileFixture;
 import dev.remora.app.output.profile.SampleProfile;
+import static dev.remora.app.output.profile.ProfileFixture.frame;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -143,10 +146,42 @@ class SpeedscopeWriterTest {
     }
 
     @Test
-    void aMergedProcessTreeNamesEachThreadsProcess() throws IOException {
+    void aMergedProcessTreeHasOneProfilePerProcessWithItsThreadsUnderIt() throws IOException {
+        Profile parent = new ProfileFixture(100, ProfileMode.WALL, 1_000_000)
+                .sample(7, frame("serve", "/a/app.py", 3)).sample(9, frame("log", "/a/app.py", 8))
+                .sample(7, frame("serve", "/a/app.py", 3)).finish();
+        Profile child = new ProfileFixture(200, ProfileMode.WALL, 1_000_000).sample(8, frame("work", "/a/job.py", 5)).finish();
+        JsonNode file = write(ProfileMerger.merge(List.of(new ProfileMerger.Part(parent, "python app.py"),
+                new ProfileMerger.Part(child, "python job.py"))));
+        assertThat(schema().validate(file)).isEmpty();
+
         List<String> names = new ArrayList<>();
-        write(ProfileFixture.mergedTree()).get("profiles").forEach(p -> names.add(p.get("name").asText()));
-        assertThat(names).containsExactlyInAnyOrder("Process 100, Thread 7", "Process 200, Thread 8");
+        List<List<String>> parentStacks = new ArrayList<>();
+        JsonNode frames = file.get("shared").get("frames");
+        for (JsonNode p : file.get("profiles")) {
+            names.add(p.get("name").asText());
+            if (p.get("name").asText().equals("Process 100")) {
+                for (JsonNode sample : p.get("samples")) {
+                    List<String> stack = new ArrayList<>();
+                    sample.forEach(f -> stack.add(frames.get(f.asInt()).get("name").asText()));
+                    parentStacks.add(stack);
+                }
+                assertThat(p.get("endValue").asDouble()).isEqualTo(3.0);
+            }
+        }
+        assertThat(names).containsExactly("Process 100", "Process 200");
+        assertThat(parentStacks).containsExactly(
+                List.of("process 100: python app.py", "Thread 7", "serve"),
+                List.of("process 100: python app.py", "Thread 9", "log"),
+                List.of("process 100: python app.py", "Thread 7", "serve"));
+    }
+
+    @Test
+    void aProfileWithoutSamplesIsAValidFileWithNoProfiles() throws IOException {
+        JsonNode file = write(new ProfileFixture().finish());
+        assertThat(schema().validate(file)).isEmpty();
+        assertThat(file.get("profiles")).isEmpty();
+        assertThat(file.get("activeProfileIndex").asInt()).isZero();
     }
 
     static JsonNode write(Profile profile) throws IOException {
