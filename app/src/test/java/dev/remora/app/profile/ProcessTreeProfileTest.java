@@ -97,6 +97,59 @@ class ProcessTreeProfileTest {
         }
     }
 
+    /**
+     * Each process's share of the merged profile's busy samples is its share of the busy time the
+     * processes measured themselves, within 3 points of the whole.
+     */
+    @org.junit.jupiter.api.Test
+    void eachProcesssShareMatchesTheBusyTimeItMeasuredItself() throws Exception {
+        TargetInterpreter parent = interpreter("debian-3.15");
+        TargetInterpreter other = interpreter("debian-3.13");
+        try (ScratchDir dir = ScratchDir.create(parent, "remora-it-tree-shares-")) {
+            Process target = new ProcessBuilder(parent.scriptCommand(dir.copyResource("targets/tree_shares.py"),
+                    List.of(other.exe()))).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            try {
+                BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
+                assertThat(out.readLine()).isEqualTo("READY");
+                Path output = dir.host("tree.txt");
+                RemoraProcess remora = RemoraProcess.start(dir.host(), "attach", "--subprocesses", "--merge", "-d", "30",
+                        "--collapsed", "-o", output.toString(), Long.toString(target.pid()));
+                try (remora) {
+                    remora.awaitErr("Sampling process " + target.pid() + " ");
+                    Writer in = new OutputStreamWriter(target.getOutputStream(), StandardCharsets.UTF_8);
+                    in.write("go\n");
+                    in.flush();
+                    java.util.Map<Long, Double> measured = new java.util.HashMap<>();
+                    for (String line = out.readLine(); !"DONE".equals(line); line = out.readLine()) {
+                        assertThat(line).as("target output").isNotNull().startsWith("BUSY ");
+                        String[] f = line.split(" ");
+                        measured.put(Long.parseLong(f[1]), Double.parseDouble(f[2]));
+                    }
+                    assertThat(remora.waitFor()).as(remora.err()).isZero();
+                    assertThat(measured).hasSize(4);
+
+                    java.util.Map<Long, Long> sampled = new java.util.HashMap<>();
+                    for (String line : Files.readAllLines(output)) {
+                        if (line.contains(":work:") || line.contains(":parent_work:")) {
+                            long pid = Long.parseLong(line.substring("pid:".length(), line.indexOf(';')));
+                            sampled.merge(pid, Long.parseLong(line.substring(line.lastIndexOf(' ') + 1)), Long::sum);
+                        }
+                    }
+                    double measuredTotal = measured.values().stream().mapToDouble(Double::doubleValue).sum();
+                    double sampledTotal = sampled.values().stream().mapToLong(Long::longValue).sum();
+                    StringBuilder shares = new StringBuilder();
+                    measured.forEach((pid, seconds) -> shares.append("%nprocess %d: measured %.3f, sampled %.3f"
+                            .formatted(pid, seconds / measuredTotal, sampled.getOrDefault(pid, 0L) / sampledTotal)));
+                    measured.forEach((pid, seconds) -> assertThat(sampled.getOrDefault(pid, 0L) / sampledTotal)
+                            .as("share of process %d%s%n%s", pid, shares, remora.err())
+                            .isCloseTo(seconds / measuredTotal, org.assertj.core.data.Offset.offset(0.03)));
+                }
+            } finally {
+                ParkedTarget.kill(target);
+            }
+        }
+    }
+
     @ParameterizedTest(name = "merge {0}")
     @ValueSource(booleans = {false, true})
     void ctrlCKeepsWhatEveryProcessSampled(boolean merge) throws Exception {
