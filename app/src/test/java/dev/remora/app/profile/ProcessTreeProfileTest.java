@@ -40,11 +40,10 @@ class ProcessTreeProfileTest {
         TargetInterpreter parent = interpreter("debian-3.15");
         TargetInterpreter other = interpreter("debian-3.13");
         try (ScratchDir dir = ScratchDir.create(parent, "remora-it-tree-")) {
-            Process target = new ProcessBuilder(parent.scriptCommand(dir.copyResource("targets/process_tree.py"),
-                    List.of(other.exe(), startMethod))).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Waiting tree = Waiting.start(parent, dir, "targets/process_tree.py", List.of(other.exe(), startMethod));
+            Process target = tree.process();
             try {
-                BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
-                assertThat(out.readLine()).isEqualTo("READY");
+                BufferedReader out = tree.out();
                 Path output = dir.host("tree.txt");
                 try (RemoraProcess remora = profileWhileItRuns(target, out, output, "--collapsed")) {
 
@@ -70,11 +69,10 @@ class ProcessTreeProfileTest {
         TargetInterpreter parent = interpreter("debian-3.15");
         TargetInterpreter other = interpreter("debian-3.13");
         try (ScratchDir dir = ScratchDir.create(parent, "remora-it-tree-merge-")) {
-            Process target = new ProcessBuilder(parent.scriptCommand(dir.copyResource("targets/process_tree.py"),
-                    List.of(other.exe(), "spawn"))).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Waiting tree = Waiting.start(parent, dir, "targets/process_tree.py", List.of(other.exe(), "spawn"));
+            Process target = tree.process();
             try {
-                BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
-                assertThat(out.readLine()).isEqualTo("READY");
+                BufferedReader out = tree.out();
                 Path output = dir.host("tree.txt");
                 try (RemoraProcess remora = profileWhileItRuns(target, out, output, "--merge", "--collapsed")) {
                     assertThat(profiles(dir.host())).as("no file per process").isEmpty();
@@ -106,11 +104,10 @@ class ProcessTreeProfileTest {
         TargetInterpreter parent = interpreter("debian-3.15");
         TargetInterpreter other = interpreter("debian-3.13");
         try (ScratchDir dir = ScratchDir.create(parent, "remora-it-tree-shares-")) {
-            Process target = new ProcessBuilder(parent.scriptCommand(dir.copyResource("targets/tree_shares.py"),
-                    List.of(other.exe()))).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Waiting tree = Waiting.start(parent, dir, "targets/tree_shares.py", List.of(other.exe()));
+            Process target = tree.process();
             try {
-                BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
-                assertThat(out.readLine()).isEqualTo("READY");
+                BufferedReader out = tree.out();
                 Path output = dir.host("tree.txt");
                 RemoraProcess remora = RemoraProcess.start(dir.host(), "attach", "--subprocesses", "--merge", "-d", "30",
                         "--collapsed", "-o", output.toString(), Long.toString(target.pid()));
@@ -207,6 +204,17 @@ class ProcessTreeProfileTest {
         assertThat(out.readLine()).isEqualTo("DONE");
         assertThat(remora.waitFor()).as(remora.err()).isZero();
         return remora;
+    }
+
+    /** A target started under a Python, past its "READY" line; the rest of its output is the test's. */
+    private record Waiting(Process process, BufferedReader out) {
+        static Waiting start(TargetInterpreter python, ScratchDir dir, String script, List<String> args) throws Exception {
+            Process process = new ProcessBuilder(python.scriptCommand(dir.copyResource(script), args))
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(out.readLine()).isEqualTo("READY");
+            return new Waiting(process, out);
+        }
     }
 
     private static TargetInterpreter interpreter(String name) {
