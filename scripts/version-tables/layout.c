@@ -11,6 +11,7 @@
 #include "internal/pycore_runtime.h"
 #include "internal/pycore_interp.h"
 #if PY_MINOR_VERSION >= 11
+#include "internal/pycore_code.h"
 #include "internal/pycore_dict.h"
 #include "internal/pycore_frame.h"
 #else
@@ -98,8 +99,18 @@ int main(void) {
     FIELD("code_object.linetable", PyCodeObject, co_linetable);
     FIELD("code_object.firstlineno", PyCodeObject, co_firstlineno);
     FIELD("code_object.argcount", PyCodeObject, co_argcount);
+    /* Which leading variables are arguments: co_argcount + co_kwonlyargcount, and *args and **kwargs. */
+    FIELD("code_object.kwonlyargcount", PyCodeObject, co_kwonlyargcount);
+    FIELD("code_object.flags", PyCodeObject, co_flags);
+    VALUE("code_flags.varargs", CO_VARARGS);
+    VALUE("code_flags.varkeywords", CO_VARKEYWORDS);
 #if PY_MINOR_VERSION == 10
     FIELD("code_object.code", PyCodeObject, co_code);
+    /* f_localsplus holds co_nlocals locals (co_varnames), then cells (co_cellvars), then frees (co_freevars). */
+    FIELD("code_object.varnames", PyCodeObject, co_varnames);
+    FIELD("code_object.cellvars", PyCodeObject, co_cellvars);
+    FIELD("code_object.freevars", PyCodeObject, co_freevars);
+    FIELD("frame_object.localsplus", PyFrameObject, f_localsplus);
 #else
     FIELD("code_object.qualname", PyCodeObject, co_qualname);
     FIELD("code_object.co_code_adaptive", PyCodeObject, co_code_adaptive);
@@ -108,6 +119,14 @@ int main(void) {
     FIELD("code_object.nlocalsplus", PyCodeObject, co_nlocalsplus);
     FIELD("code_object.stacksize", PyCodeObject, co_stacksize);
     VALUE("interpreter_frame.specials_slots", FRAME_SPECIALS_SIZE);
+    FIELD("code_object.localsplusnames", PyCodeObject, co_localsplusnames);
+    FIELD("code_object.localspluskinds", PyCodeObject, co_localspluskinds);
+    VALUE("local_kind.local", CO_FAST_LOCAL);
+    VALUE("local_kind.cell", CO_FAST_CELL);
+    VALUE("local_kind.free", CO_FAST_FREE);
+#if PY_MINOR_VERSION >= 12
+    VALUE("local_kind.hidden", CO_FAST_HIDDEN);
+#endif
 #endif
 
     SIZE("pyobject.size", PyObject);
@@ -133,6 +152,22 @@ int main(void) {
 #endif
     SIZE("dict_object.size", PyDictObject);
     FIELD("dict_object.ma_keys", PyDictObject, ma_keys);
+    FIELD("dict_object.ma_values", PyDictObject, ma_values);
+    FIELD("dict_object.ma_used", PyDictObject, ma_used);
+    SIZE("tuple_object.size", PyTupleObject);
+    FIELD("tuple_object.ob_item", PyTupleObject, ob_item);
+    FIELD("tuple_object.ob_size", PyVarObject, ob_size);
+    SIZE("list_object.size", PyListObject);
+    FIELD("list_object.ob_item", PyListObject, ob_item);
+    FIELD("list_object.ob_size", PyVarObject, ob_size);
+    SIZE("float_object.size", PyFloatObject);
+    FIELD("float_object.ob_fval", PyFloatObject, ob_fval);
+    SIZE("set_object.size", PySetObject);
+    FIELD("set_object.used", PySetObject, used);
+    FIELD("set_object.table", PySetObject, table);
+    FIELD("set_object.mask", PySetObject, mask);
+    SIZE("cell_object.size", PyCellObject);
+    FIELD("cell_object.ob_ref", PyCellObject, ob_ref);
 #if PY_MINOR_VERSION >= 11
     /* 3.10 keeps PyDictKeysObject in a header it does not install. */
     FIELD("dict_keys.log2_index_bytes", PyDictKeysObject, dk_log2_index_bytes);

@@ -12,7 +12,8 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
                            Interpreter interpreter, Thread thread, Frame frame, Code code,
                            PyObject object, TypeObject type, Bytes bytes, Unicode unicode,
                            Optional<LongObject> longObject, DictObject dict, Optional<Generator> generator,
-                           Optional<LlistNode> llistNode, Optional<SetObject> set) {
+                           Optional<LlistNode> llistNode, Optional<SetObject> set,
+                           Optional<VariableLayout> variables) {
 
     /**
      * @param gilLocked where the runtime's one GIL keeps its {@code locked} flag (before 3.12; later

@@ -54,7 +54,7 @@ public final class DebugOffsetsDecoder {
             throw new CorruptTarget("debug offsets: read %d bytes, CPython %s needs %d"
                     .formatted(raw.length, version, exported.totalSize()));
         }
-        return build(version, layout, new StructFields(new ExportedFields(exported, raw)));
+        return build(version, layout, new StructFields(new ExportedFields(exported, raw, layout.unexported())));
     }
 
     /**
@@ -81,7 +81,72 @@ public final class DebugOffsetsDecoder {
         return new DebugOffsets(version, layout, runtime(f), interpreter(f), thread(f), frame, code(f),
                 new DebugOffsets.PyObject(f.field("pyobject.ob_type", f.size("pyobject", 4096), 8)),
                 type(f), bytes(f), unicode(f, layout), longObject(f), dict(f), generator(f, frame),
-                llistNode(f), set(f));
+                llistNode(f), set(f), variables(f));
+    }
+
+    /** Empty where the layout lacks any of it: dumps then show no variables, and nothing else changes. */
+    private static Optional<VariableLayout> variables(StructFields f) throws CorruptTarget {
+        String[] needed = {"code_object.argcount", "code_object.kwonlyargcount", "code_object.flags",
+                "tuple_object.ob_item", "list_object.ob_item", "float_object.ob_fval", "dict_object.ma_used",
+                "dict_object.ma_values", "cell_object.ob_ref", "long_object.ob_digit"};
+        for (String field : needed) {
+            if (!f.has(field)) {
+                return Optional.empty();
+            }
+        }
+        long code = f.size("code_object", 64 * 1024);
+        Optional<VariableLayout.LocalsPlusNames> localsPlus = Optional.empty();
+        Optional<VariableLayout.SeparateNames> separate = Optional.empty();
+        long frameLocalsPlus;
+        if (f.has("code_object.localsplusnames")) {
+            localsPlus = Optional.of(new VariableLayout.LocalsPlusNames(f.field("code_object.localsplusnames", code, 8),
+                    f.field("code_object.localspluskinds", code, 8), kindBit(f, "local_kind.local"),
+                    kindBit(f, "local_kind.cell"), kindBit(f, "local_kind.free"),
+                    f.has("local_kind.hidden") ? kindBit(f, "local_kind.hidden") : 0));
+            frameLocalsPlus = f.field("interpreter_frame.localsplus", f.size("interpreter_frame", 4096), 8);
+        } else {
+            separate = Optional.of(new VariableLayout.SeparateNames(f.field("code_object.varnames", code, 8),
+                    f.field("code_object.cellvars", code, 8), f.field("code_object.freevars", code, 8)));
+            // f_localsplus, a flexible array, is the frame object's last member: sizeof counts its first slot.
+            frameLocalsPlus = f.field("frame_object.localsplus", f.size("frame_object", 4096), 8);
+        }
+        VariableLayout.CodeVariables variables = new VariableLayout.CodeVariables(f.field("code_object.argcount", code, 4),
+                f.field("code_object.kwonlyargcount", code, 4), f.field("code_object.flags", code, 4),
+                (int) f.bounded("code_flags.varargs", 1, 1 << 30), (int) f.bounded("code_flags.varkeywords", 1, 1 << 30),
+                localsPlus, separate);
+        long tuple = f.size("tuple_object", 4096);
+        long list = f.size("list_object", 4096);
+        long dict = f.size("dict_object", 4096);
+        long cell = f.size("cell_object", 4096);
+        long ints = f.size("long_object", 4096);
+        boolean tagged = f.has("long_object.lv_tag");
+        Optional<VariableLayout.SetFields> set = Optional.empty();
+        if (f.has("set_object.size")) {
+            long size = f.size("set_object", 4096);
+            set = Optional.of(new VariableLayout.SetFields(f.field("set_object.used", size, 8),
+                    f.field("set_object.mask", size, 8), f.field("set_object.table", size, 8)));
+        }
+        VariableLayout.ObjectFields objects = new VariableLayout.ObjectFields(
+                new VariableLayout.Sequence(f.field("tuple_object.ob_size", tuple, 8),
+                        f.bounded("tuple_object.ob_item", 16, tuple), true),
+                new VariableLayout.Sequence(f.field("list_object.ob_size", list, 8), f.field("list_object.ob_item", list, 8),
+                        false),
+                f.field("float_object.ob_fval", f.size("float_object", 4096), 8),
+                new VariableLayout.DictFields(f.field("dict_object.ma_used", dict, 8), f.field("dict_object.ma_keys", dict, 8),
+                        f.field("dict_object.ma_values", dict, 8)),
+                set, f.field("cell_object.ob_ref", cell, 8),
+                new VariableLayout.IntFields(f.field(tagged ? "long_object.lv_tag" : "long_object.ob_size", ints, 8),
+                        f.bounded("long_object.ob_digit", 16, ints), tagged));
+        return Optional.of(new VariableLayout(frameLocalsPlus, variables, objects));
+    }
+
+    /** A {@code CO_FAST_*} kind: one bit of a byte. */
+    private static int kindBit(StructFields f, String name) throws CorruptTarget {
+        int bit = (int) f.bounded(name, 1, 0x80);
+        if (Integer.bitCount(bit) != 1) {
+            throw new CorruptTarget("%s is not a single bit: %d".formatted(name, bit));
+        }
+        return bit;
     }
 
     private static DebugOffsets.Runtime runtime(StructFields f) throws CorruptTarget {

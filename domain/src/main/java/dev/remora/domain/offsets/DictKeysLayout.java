@@ -1,5 +1,7 @@
 package dev.remora.domain.offsets;
 
+import java.util.OptionalInt;
+
 /**
  * The head of {@code PyDictKeysObject} ({@code struct _dictkeysobject} in
  * {@code Include/internal/pycore_dict.h}) of GIL builds, which the debug offsets do not export, and
@@ -12,14 +14,30 @@ package dev.remora.domain.offsets;
  * @param indices offset of {@code dk_indices}, where the index table starts
  * @param generalKind {@code DICT_KEYS_GENERAL}: entries are {@code {hash, key, value}}; the other
  *     kinds hold {@code {key, value}}
+ * @param legacySize 3.10: where {@code Py_ssize_t dk_size} sits; its index table takes {@code dk_size}
+ *     entries as wide as that size needs, its entries are all {@code {hash, key, value}}, and it has
+ *     neither {@code dk_log2_index_bytes} nor {@code dk_kind}
  */
-public record DictKeysLayout(int log2IndexBytes, int kind, int entryCount, int indices, int generalKind) {
+public record DictKeysLayout(int log2IndexBytes, int kind, int entryCount, int indices, int generalKind,
+                             OptionalInt legacySize) {
+
+    /**
+     * 3.10's {@code struct _dictkeysobject} ({@code Objects/dict-common.h}, not installed):
+     * {@code dk_refcnt, dk_size, dk_lookup, dk_usable, dk_nentries, dk_indices[]}.
+     */
+    static final DictKeysLayout LEGACY_3_10 = new DictKeysLayout(-1, -1, 32, 40, 0, OptionalInt.of(8));
 
     /** From a version's generated table. */
     static DictKeysLayout from(HeaderTable t) {
         return new DictKeysLayout((int) t.require("dict_keys.log2_index_bytes"), (int) t.require("dict_keys.kind"),
                 (int) t.require("dict_keys.nentries"), (int) t.require("dict_keys.indices"),
-                (int) t.require("dict_keys.general_kind"));
+                (int) t.require("dict_keys.general_kind"), OptionalInt.empty());
+    }
+
+    /** The bytes of the index table of a legacy keys object with {@code dkSize} slots. */
+    public static long legacyIndexBytes(long dkSize) {
+        int width = dkSize <= 0xff ? 1 : dkSize <= 0xffff ? 2 : dkSize <= 0xffff_ffffL ? 4 : 8;
+        return dkSize * width;
     }
 
     public int entrySize(int kindValue) {

@@ -37,11 +37,14 @@ import java.util.stream.Collectors;
  * @param unstartedThreads how a thread state whose thread has not started yet looks
  * @param opcodeNames instruction names by opcode (the low byte of a code unit), specialised forms
  *     named after the instruction they stand for (generated, see {@code scripts/version-tables})
+ * @param unexported 3.13+: layout facts the debug offsets leave out, read as if they were there
+ * @param splitDictValues where a split dict keeps its values
  */
 public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> exported, Optional<HeaderTable> headers,
                             FrameOwners owners, long stackRefTagBits, int compactUnicodeExtra,
                             Optional<GeneratorStates> generatorStates, OptionalInt awaitedStackDepth,
-                            LineTableFormat lineTable, Optional<DictKeysLayout> dictKeys, UnstartedThreads unstartedThreads, List<String> opcodeNames) {
+                            LineTableFormat lineTable, Optional<DictKeysLayout> dictKeys, UnstartedThreads unstartedThreads, List<String> opcodeNames,
+                            Optional<HeaderTable> unexported, SplitDictValues splitDictValues) {
 
     /** 3.13 and 3.14: CREATED=-3, SUSPENDED=-2, SUSPENDED_YIELD_FROM=-1, EXECUTING=0, COMPLETED=1, CLEARED=4. */
     private static final GeneratorStates STATES_3_13 =
@@ -50,7 +53,34 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
     private static final GeneratorStates STATES_3_15 =
             new GeneratorStates(0, 1, 2, OptionalInt.of(3), 4, OptionalInt.empty(), 5);
     /** The head of {@code PyDictKeysObject}, the same in 3.13, 3.14 and 3.15 GIL builds. */
-    private static final DictKeysLayout DICT_KEYS_3_13 = new DictKeysLayout(9, 10, 24, 32, 0);
+    private static final DictKeysLayout DICT_KEYS_3_13 = new DictKeysLayout(9, 10, 24, 32, 0, OptionalInt.empty());
+
+    /**
+     * What 3.13-3.15's debug offsets leave out and frames' variables need, from their headers
+     * ({@code Include/cpython/code.h}: {@code co_flags} just before {@code co_argcount},
+     * {@code co_kwonlyargcount} two ints after; {@code pycore_code.h}'s {@code CO_FAST_*};
+     * {@code PyDictObject.ma_used} and {@code PyCellObject.ob_ref} right after the object head).
+     */
+    private static final String UNEXPORTED_3_13 = """
+            code_object.flags             0x30
+            code_object.kwonlyargcount    0x3c
+            code_flags.varargs            4
+            code_flags.varkeywords        8
+            local_kind.hidden             0x10
+            local_kind.local              0x20
+            local_kind.cell               0x40
+            local_kind.free               0x80
+            dict_object.ma_used           0x10
+            cell_object.size              0x18
+            cell_object.ob_ref            0x10
+            """;
+    /** 3.13's {@code PySetObject}, which 3.14 exports: {@code fill, used, mask, table} after the head. */
+    private static final String SET_3_13 = """
+            set_object.size               0xc8
+            set_object.used               0x18
+            set_object.mask               0x20
+            set_object.table              0x28
+            """;
 
     private static final List<VersionLayout> SUPPORTED = List.of(v3_10(), v3_11(), v3_12(), v3_13(), v3_14(), v3_15());
 
@@ -62,6 +92,7 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
                 .owners(new FrameOwners(0, 0, new int[] {}, new int[] {0}, 0))
                 .compactUnicodeExtra(24)
                 .lineTable(LineTableFormat.LINES)
+                .dictKeys(DictKeysLayout.LEGACY_3_10)
                 .unstartedThreads(UnstartedThreads.CREATOR_IDS)
                 .opcodes(CPython3_10.OPCODES)
                 .build();
@@ -99,6 +130,8 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
     private static VersionLayout v3_13() {
         return new Builder(3, 13)
                 .exported(DebugOffsetsLayout.V3_13)
+                .unexported(HeaderTable.parse("3.13", "3.13.0", UNEXPORTED_3_13 + SET_3_13))
+                .splitDictValues(SplitDictValues.INSERTION_ORDER)
                 // FRAME_OWNED_BY_CSTACK = 3
                 .owners(new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3))
                 .compactUnicodeExtra(16)
@@ -113,6 +146,8 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
     private static VersionLayout v3_14() {
         return new Builder(3, 14)
                 .exported(DebugOffsetsLayout.V3_14)
+                .unexported(HeaderTable.parse("3.14", "3.14.0", UNEXPORTED_3_13))
+                .splitDictValues(SplitDictValues.INSERTION_ORDER)
                 // FRAME_OWNED_BY_INTERPRETER = 3, FRAME_OWNED_BY_CSTACK = 4
                 .owners(new FrameOwners(0, 1, new int[] {3, 4}, new int[] {3, 4}, 4))
                 .stackRefTagBits(3)
@@ -129,6 +164,8 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
     private static VersionLayout v3_15() {
         return new Builder(3, 15)
                 .exported(DebugOffsetsLayout.V3_15)
+                .unexported(HeaderTable.parse("3.15", "3.15.0", UNEXPORTED_3_13))
+                .splitDictValues(SplitDictValues.INSERTION_ORDER)
                 // FRAME_OWNED_BY_INTERPRETER = 3
                 .owners(new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3))
                 .stackRefTagBits(3)
@@ -157,6 +194,8 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
         private Optional<DictKeysLayout> dictKeys = Optional.empty();
         private UnstartedThreads unstartedThreads;
         private List<String> opcodeNames;
+        private Optional<HeaderTable> unexported = Optional.empty();
+        private SplitDictValues splitDictValues = SplitDictValues.KEY_ORDER;
 
         Builder(int major, int minor) {
             this.major = major;
@@ -213,6 +252,16 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
             return this;
         }
 
+        Builder unexported(HeaderTable table) {
+            unexported = Optional.of(table);
+            return this;
+        }
+
+        Builder splitDictValues(SplitDictValues how) {
+            splitDictValues = how;
+            return this;
+        }
+
         Builder opcodes(String commaSeparated) {
             opcodeNames = OpcodeNames.parse(commaSeparated);
             return this;
@@ -224,7 +273,8 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
                 throw new IllegalStateException("CPython " + major + "." + minor + " lacks a fact every version needs");
             }
             return new VersionLayout(major, minor, exported, headers, owners, stackRefTagBits, compactUnicodeExtra,
-                    generatorStates, awaitedStackDepth, lineTable, dictKeys, unstartedThreads, opcodeNames);
+                    generatorStates, awaitedStackDepth, lineTable, dictKeys, unstartedThreads, opcodeNames,
+                    unexported, splitDictValues);
         }
     }
 

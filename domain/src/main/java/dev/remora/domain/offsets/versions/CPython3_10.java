@@ -40,7 +40,15 @@ public final class CPython3_10 {
             code_object.linetable                        0x78
             code_object.firstlineno                      0x28
             code_object.argcount                         0x10
+            code_object.kwonlyargcount                   0x18
+            code_object.flags                            0x24
+            code_flags.varargs                           4
+            code_flags.varkeywords                       8
             code_object.code                             0x30
+            code_object.varnames                         0x48
+            code_object.cellvars                         0x58
+            code_object.freevars                         0x50
+            frame_object.localsplus                      0x160
             pyobject.size                                0x10
             pyobject.ob_type                             0x8
             type_object.size                             0x198
@@ -59,6 +67,22 @@ public final class CPython3_10 {
             long_object.ob_digit                         0x18
             dict_object.size                             0x30
             dict_object.ma_keys                          0x20
+            dict_object.ma_values                        0x28
+            dict_object.ma_used                          0x10
+            tuple_object.size                            0x20
+            tuple_object.ob_item                         0x18
+            tuple_object.ob_size                         0x10
+            list_object.size                             0x28
+            list_object.ob_item                          0x18
+            list_object.ob_size                          0x10
+            float_object.size                            0x18
+            float_object.ob_fval                         0x10
+            set_object.size                              0xc8
+            set_object.used                              0x18
+            set_object.table                             0x28
+            set_object.mask                              0x20
+            cell_object.size                             0x18
+            cell_object.ob_ref                           0x10
             """;
 
     /** Instruction names by opcode, comma-separated (specialised forms named after their instruction). */

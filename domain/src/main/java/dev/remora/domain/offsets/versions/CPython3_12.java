@@ -51,12 +51,22 @@ public final class CPython3_12 {
             code_object.linetable                        0x88
             code_object.firstlineno                      0x44
             code_object.argcount                         0x34
+            code_object.kwonlyargcount                   0x3c
+            code_object.flags                            0x30
+            code_flags.varargs                           4
+            code_flags.varkeywords                       8
             code_object.qualname                         0x80
             code_object.co_code_adaptive                 0xc0
             code_object.firsttraceable                   0xb0
             code_object.nlocalsplus                      0x48
             code_object.stacksize                        0x40
             interpreter_frame.specials_slots             9
+            code_object.localsplusnames                  0x60
+            code_object.localspluskinds                  0x68
+            local_kind.local                             32
+            local_kind.cell                              64
+            local_kind.free                              128
+            local_kind.hidden                            16
             pyobject.size                                0x10
             pyobject.ob_type                             0x8
             type_object.size                             0x1a0
@@ -75,6 +85,22 @@ public final class CPython3_12 {
             long_object.ob_digit                         0x18
             dict_object.size                             0x30
             dict_object.ma_keys                          0x20
+            dict_object.ma_values                        0x28
+            dict_object.ma_used                          0x10
+            tuple_object.size                            0x20
+            tuple_object.ob_item                         0x18
+            tuple_object.ob_size                         0x10
+            list_object.size                             0x28
+            list_object.ob_item                          0x18
+            list_object.ob_size                          0x10
+            float_object.size                            0x18
+            float_object.ob_fval                         0x10
+            set_object.size                              0xc8
+            set_object.used                              0x18
+            set_object.table                             0x28
+            set_object.mask                              0x20
+            cell_object.size                             0x18
+            cell_object.ob_ref                           0x10
             dict_keys.log2_index_bytes                   0x9
             dict_keys.kind                               0xa
             dict_keys.nentries                           0x18
