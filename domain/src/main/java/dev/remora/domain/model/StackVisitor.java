@@ -25,6 +25,15 @@ public interface StackVisitor {
     void frame(FrameInfo frame);
 
     /**
+     * A frame of Python code, with where it lives: {@code frameAddress} is the interpreter frame
+     * (3.10: the frame object), {@code codeAddress} its code object. Visitors that read no more of a
+     * frame than its {@link FrameInfo} need not override it.
+     */
+    default void pythonFrame(FrameInfo frame, long frameAddress, long codeAddress) {
+        frame(frame);
+    }
+
+    /**
      * The thread's outermost frames, after those sent to {@link #frame}: {@code outermostFirst[0 ..
      * count)}, which this visitor must not keep. Equal {@code tailId} and {@code count} mean equal
      * frames, so a visitor may remember what it made of them.

@@ -9,11 +9,22 @@ import java.util.Set;
  *
  * @param threadId the OS thread id
  * @param problem why the stack may be incomplete, when the walk could not finish
+ * @param variables each frame's variables, in the order of {@code frames}, when they were asked for;
+ *     empty otherwise
  */
 public record ThreadStack(long threadId, Set<ThreadStatus> status, List<FrameInfo> frames,
-                          Optional<String> problem) {
+                          Optional<String> problem, List<FrameVariables> variables) {
     public ThreadStack {
         status = Set.copyOf(status);
         frames = List.copyOf(frames);
+        variables = List.copyOf(variables);
+        if (!variables.isEmpty() && variables.size() != frames.size()) {
+            throw new IllegalArgumentException("%d frames, variables of %d".formatted(frames.size(), variables.size()));
+        }
+    }
+
+    /** A stack without variables. */
+    public ThreadStack(long threadId, Set<ThreadStatus> status, List<FrameInfo> frames, Optional<String> problem) {
+        this(threadId, status, frames, problem, List.of());
     }
 }

@@ -443,7 +443,12 @@ final class FrameWalker {
         }
         for (int f = 0; f < walked.frames(); f++) {
             for (int k = 0; k < walked.eventCount(f); k++) {
-                visitor.frame(walked.event(f, k));
+                FrameInfo event = walked.event(f, k);
+                if (event == PseudoFrames.NATIVE || event == PseudoFrames.GC) {
+                    visitor.frame(event);
+                } else {
+                    visitor.pythonFrame(event, walked.address(f), layout.untagStackRef(walked.executable(f)));
+                }
             }
         }
         if (tailChain != null) {

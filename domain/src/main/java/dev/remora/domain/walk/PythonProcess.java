@@ -7,6 +7,7 @@ import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.discovery.RuntimeLocator;
 import dev.remora.domain.discovery.RuntimeLocator.LocatedRuntime;
+import dev.remora.domain.locals.FrameVariablesReader;
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.memory.SnapshotReader;
@@ -17,6 +18,7 @@ import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.PythonVersion;
 import dev.remora.domain.offsets.UnstartedThreads;
+import dev.remora.domain.offsets.VariableLayout;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.ProcessImage;
 import dev.remora.ports.RemoteMemory;
@@ -147,6 +149,23 @@ public final class PythonProcess {
 
     /** A consistent snapshot: walks again (a few times) when the running target changed under a walk. */
     public ProcessStacks snapshot(SnapshotOptions options) throws InspectionException {
+        return snapshot(options, Optional.empty());
+    }
+
+    /**
+     * A snapshot whose frames carry their variables, read from memory as each frame is met.
+     *
+     * @throws InspectionException.Unsupported when the target's layout does not say where variables live
+     */
+    public ProcessStacks snapshotWithVariables(SnapshotOptions options) throws InspectionException {
+        VariableLayout layout = offsets.variables().orElseThrow(() -> new InspectionException.Unsupported(
+                "CPython %s: reading frame variables is not supported for this build".formatted(offsets.version())));
+        FrameVariablesReader variables = new FrameVariablesReader(memory, offsets, layout);
+        return snapshot(options, Optional.of(variables::read));
+    }
+
+    private ProcessStacks snapshot(SnapshotOptions options, Optional<SnapshotCollector.VariablesOfFrame> variables)
+            throws InspectionException {
         SnapshotCollector collector = null;
         if (walks == 0 && memory.changes()) {
             // Plans the batch, so that the walk that counts reads the interpreter state (GC frame, GIL)
@@ -156,7 +175,7 @@ public final class PythonProcess {
         // A core does not change: what one walk could not read, another cannot either.
         int attempts = memory.changes() ? ATTEMPTS : 1;
         for (int attempt = 0; attempt < attempts; attempt++) {
-            collector = new SnapshotCollector();
+            collector = new SnapshotCollector(variables);
             walk(options, collector);
             if (!collector.incomplete()) {
                 break;

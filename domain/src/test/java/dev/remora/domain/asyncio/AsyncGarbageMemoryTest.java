@@ -1,5 +1,6 @@
 package dev.remora.domain.asyncio;
 
+import dev.remora.domain.testing.Noise;
 import dev.remora.domain.testing.EmptyProcessImage;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.linetable.SourceLocation;
@@ -39,7 +40,7 @@ class AsyncGarbageMemoryTest {
             for (AsyncMode mode : AsyncMode.values()) {
                 readings++;
                 try {
-                    builder(minor, new Words(a -> mix(a ^ seed))).snapshot(mode);
+                    builder(minor, new Words(a -> Noise.mix(a ^ seed))).snapshot(mode);
                 } catch (InspectionException expected) {
                     errors++;
                     assertThat(expected).hasMessageNotContaining("null");
@@ -129,11 +130,5 @@ class AsyncGarbageMemoryTest {
         public String backendName() {
             return "synthetic";
         }
-    }
-
-    private static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
     }
 }

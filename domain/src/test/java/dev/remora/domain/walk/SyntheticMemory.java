@@ -1,5 +1,6 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.testing.Noise;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
 
@@ -10,7 +11,7 @@ record SyntheticMemory(LongUnaryOperator wordAt) implements RemoteMemory {
 
     /** Deterministic noise: every pointer, size and count is garbage. */
     static SyntheticMemory noise(long seed) {
-        return new SyntheticMemory(address -> mix(address ^ seed));
+        return new SyntheticMemory(address -> Noise.mix(address ^ seed));
     }
 
     /** Every word holds the same value, so every list and chain points back into itself. */
@@ -30,11 +31,5 @@ record SyntheticMemory(LongUnaryOperator wordAt) implements RemoteMemory {
     @Override
     public String backendName() {
         return "synthetic";
-    }
-
-    private static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
     }
 }

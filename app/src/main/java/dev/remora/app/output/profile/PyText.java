@@ -1,5 +1,7 @@
 package dev.remora.app.output.profile;
 
+import dev.remora.domain.locals.PythonRepr;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
@@ -54,40 +56,6 @@ public final class PyText {
 
     /** {@code repr(s)}: quotes chosen as Python chooses them, non-printable characters escaped. */
     public static String repr(String s) {
-        char quote = s.indexOf('\'') >= 0 && s.indexOf('"') < 0 ? '"' : '\'';
-        StringBuilder b = new StringBuilder(s.length() + 2).append(quote);
-        for (int i = 0; i < s.length(); ) {
-            int c = s.codePointAt(i);
-            i += Character.charCount(c);
-            if (c == quote || c == '\\') {
-                b.append('\\').appendCodePoint(c);
-            } else if (c == '\t') {
-                b.append("\\t");
-            } else if (c == '\n') {
-                b.append("\\n");
-            } else if (c == '\r') {
-                b.append("\\r");
-            } else if (c < ' ' || c == 0x7f) {
-                b.append("\\x%02x".formatted(c));
-            } else if (c < 0x7f || printable(c)) {
-                b.appendCodePoint(c);
-            } else if (c <= 0xff) {
-                b.append("\\x%02x".formatted(c));
-            } else if (c <= 0xffff) {
-                b.append("\\u%04x".formatted(c));
-            } else {
-                b.append("\\U%08x".formatted(c));
-            }
-        }
-        return b.append(quote).toString();
-    }
-
-    /** Python's {@code str.isprintable()} for one character: no control, format, separator or unassigned characters. */
-    private static boolean printable(int c) {
-        return switch (Character.getType(c)) {
-            case Character.CONTROL, Character.FORMAT, Character.SURROGATE, Character.PRIVATE_USE, Character.UNASSIGNED,
-                 Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.SPACE_SEPARATOR -> false;
-            default -> true;
-        };
+        return PythonRepr.ofStr(s.codePoints().toArray(), Integer.MAX_VALUE);
     }
 }

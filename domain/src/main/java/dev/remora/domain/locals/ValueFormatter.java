@@ -1,0 +1,397 @@
+package dev.remora.domain.locals;
+
+import dev.remora.domain.locals.ObjectMemory.BadObject;
+import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.domain.offsets.DictKeysLayout;
+import dev.remora.domain.offsets.SplitDictValues;
+import dev.remora.domain.offsets.VariableLayout;
+import dev.remora.domain.offsets.VariableLayout.ObjectFields;
+import dev.remora.ports.MemoryAccessException;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Shows a value of the target as {@code repr()} would, from memory alone: exactly for None, bool,
+ * int, float, and str and bytes up to {@link #MAX_CHARS}; containers with their first
+ * {@link #MAX_ITEMS} items, {@link #MAX_DEPTH} levels deep; anything else as
+ * {@code <type object at 0x...>}. Every size read is bounded and every value costs from a budget,
+ * so garbage memory ends in {@code <unreadable: why>}, never in a long read or a loop.
+ */
+final class ValueFormatter {
+
+    static final int MAX_CHARS = 200;
+    static final int MAX_ITEMS = 10;
+    static final int MAX_DEPTH = 3;
+    /** Objects one value may read, its items' items included. */
+    static final int MAX_OBJECTS = 256;
+    /** 30-bit digits of an int shown in full: about 4000 decimal digits, under CPython's own limit of 4300. */
+    static final int MAX_INT_DIGITS = 440;
+    /** Slots of a dict's entries or a set's table looked at to find the items shown. */
+    private static final int MAX_SLOTS_SCANNED = 4096;
+    private static final int MAX_ENTRIES = 1 << 26;
+    private static final int MAX_TYPE_NAME = 256;
+    private static final int MAX_NAME_CHARS = 4096;
+
+    // PyASCIIObject.state of GIL builds: interned:2, kind:3, compact:1, ascii:1.
+    private static final int KIND_SHIFT = 2;
+    private static final int COMPACT_BIT = 1 << 5;
+    private static final int ASCII_BIT = 1 << 6;
+
+    private final ObjectMemory memory;
+    private final DebugOffsets offsets;
+    private final ObjectFields fields;
+    private final DictKeysLayout dictKeys;
+    private final SplitDictValues splitValues;
+    private final Map<Long, PyType> types = new HashMap<>();
+    private int budget;
+
+    ValueFormatter(ObjectMemory memory, DebugOffsets offsets, VariableLayout layout) {
+        this.memory = memory;
+        this.offsets = offsets;
+        this.fields = layout.objects();
+        this.dictKeys = offsets.layout().dictKeys().orElse(null);
+        this.splitValues = offsets.layout().splitDictValues();
+    }
+
+    /** A value's type name and repr; never fails. */
+    Shown show(long address) {
+        budget = MAX_OBJECTS;
+        PyType type;
+        try {
+            type = typeOf(address);
+        } catch (MemoryAccessException | BadObject e) {
+            return new Shown("?", unreadable(e));
+        }
+        return new Shown(type.name(), repr(address, type, 0, new HashSet<>()));
+    }
+
+    record Shown(String type, String repr) {}
+
+    /** The value a cell holds, or 0 for an empty cell; {@code address} itself when it is no cell. */
+    long derefCell(long address) throws MemoryAccessException, BadObject {
+        return typeOf(address).builtin() == PyType.Builtin.CELL ? memory.word(address + fields.cellRef()) : address;
+    }
+
+    DebugOffsets.Bytes bytesLayout() {
+        return offsets.bytes();
+    }
+
+    /** A str's text, for names. */
+    String text(long address) throws MemoryAccessException, BadObject {
+        int[] codePoints = codePoints(address, MAX_NAME_CHARS + 1);
+        if (codePoints.length > MAX_NAME_CHARS) {
+            throw new BadObject("a name of more than %d characters at 0x%x".formatted(MAX_NAME_CHARS, address));
+        }
+        return new String(codePoints, 0, codePoints.length);
+    }
+
+    PyType typeOf(long address) throws MemoryAccessException, BadObject {
+        if (address == 0) {
+            throw new BadObject("NULL object");
+        }
+        long type = memory.word(address + offsets.object().obType());
+        PyType known = types.get(type);
+        if (known != null) {
+            return known;
+        }
+        if (type == 0) {
+            throw new BadObject("object at 0x%x has no type".formatted(address));
+        }
+        String name = memory.cString(memory.word(type + offsets.type().tpName()), MAX_TYPE_NAME);
+        if (name.isEmpty() || !name.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+            throw new BadObject("type at 0x%x has no name".formatted(type));
+        }
+        PyType parsed = PyType.of(name, memory.word(type + offsets.type().tpFlags()));
+        types.put(type, parsed);
+        return parsed;
+    }
+
+    private String repr(long address, PyType type, int depth, Set<Long> path) {
+        if (--budget < 0) {
+            return "...";
+        }
+        try {
+            return switch (type.builtin()) {
+                case NONE -> "None";
+                case ELLIPSIS -> "Ellipsis";
+                case NOT_IMPLEMENTED -> "NotImplemented";
+                case BOOL -> integer(address).signum() != 0 ? "True" : "False";
+                case INT -> intRepr(address);
+                case FLOAT -> PythonRepr.ofFloat(Double.longBitsToDouble(memory.word(address + fields.floatValue())));
+                case STR -> PythonRepr.ofStr(codePoints(address, MAX_CHARS + 1), MAX_CHARS);
+                case BYTES -> bytesRepr(address);
+                case TUPLE, LIST, DICT, SET, FROZENSET -> container(address, type, depth, path);
+                case CELL, OTHER -> other(address, type);
+            };
+        } catch (MemoryAccessException | BadObject e) {
+            return unreadable(e);
+        }
+    }
+
+    private static String other(long address, PyType type) {
+        return "<%s object at 0x%x>".formatted(type.name(), address);
+    }
+
+    private String item(long address, int depth, Set<Long> path) {
+        try {
+            return repr(address, typeOf(address), depth, path);
+        } catch (MemoryAccessException | BadObject e) {
+            return unreadable(e);
+        }
+    }
+
+    private String container(long address, PyType type, int depth, Set<Long> path) throws MemoryAccessException, BadObject {
+        PyType.Builtin kind = type.builtin();
+        String open = kind == PyType.Builtin.TUPLE ? "(" : kind == PyType.Builtin.LIST ? "[" : "{";
+        String close = kind == PyType.Builtin.TUPLE ? ")" : kind == PyType.Builtin.LIST ? "]" : "}";
+        if (path.contains(address) || depth >= MAX_DEPTH) {
+            // As repr() shows a container met again inside itself.
+            String cut = open + "..." + close;
+            return kind == PyType.Builtin.FROZENSET ? "frozenset(" + cut + ")" : cut;
+        }
+        path.add(address);
+        try {
+            Items items = switch (kind) {
+                case TUPLE -> sequence(address, fields.tuple(), depth, path);
+                case LIST -> sequence(address, fields.list(), depth, path);
+                case DICT -> dict(address, depth, path);
+                default -> set(address, depth, path);
+            };
+            if (items.shown().isEmpty() && !items.more()) {
+                return switch (kind) {
+                    case SET -> "set()";
+                    case FROZENSET -> "frozenset()";
+                    default -> open + close;
+                };
+            }
+            StringBuilder out = new StringBuilder(open);
+            out.append(String.join(", ", items.shown()));
+            if (items.more()) {
+                out.append(items.shown().isEmpty() ? "..." : ", ...");
+            } else if (kind == PyType.Builtin.TUPLE && items.shown().size() == 1) {
+                out.append(',');
+            }
+            out.append(close);
+            return kind == PyType.Builtin.FROZENSET ? "frozenset(" + out + ")" : out.toString();
+        } finally {
+            path.remove(address);
+        }
+    }
+
+    /** The reprs of a container's first items, and whether it holds more. */
+    private record Items(List<String> shown, boolean more) {}
+
+    private Items sequence(long address, VariableLayout.Sequence layout, int depth, Set<Long> path)
+            throws MemoryAccessException, BadObject {
+        long size = memory.word(address + layout.size());
+        if (size < 0 || size > MAX_ENTRIES) {
+            throw new BadObject("a sequence of %d items at 0x%x".formatted(size, address));
+        }
+        int count = (int) Math.min(size, MAX_ITEMS);
+        long items = layout.itemsInline() ? address + layout.items() : memory.word(address + layout.items());
+        long[] pointers = count == 0 ? new long[0] : memory.words(items, count);
+        List<String> shown = new ArrayList<>();
+        for (long item : pointers) {
+            shown.add(item == 0 ? "<NULL>" : item(item, depth + 1, path));
+        }
+        return new Items(shown, size > count);
+    }
+
+    private Items dict(long address, int depth, Set<Long> path) throws MemoryAccessException, BadObject {
+        long used = memory.word(address + fields.dict().used());
+        if (used < 0 || used > MAX_ENTRIES) {
+            throw new BadObject("a dict of %d items at 0x%x".formatted(used, address));
+        }
+        if (used == 0) {
+            return new Items(List.of(), false);
+        }
+        if (dictKeys == null) {
+            return new Items(List.of(), true);
+        }
+        long keys = memory.word(address + fields.dict().keys());
+        long values = memory.word(address + fields.dict().values());
+        long entries;
+        int entrySize;
+        int keyAt;
+        long entryCount = memory.word(keys + dictKeys.entryCount());
+        if (dictKeys.legacySize().isPresent()) {
+            long dkSize = memory.word(keys + dictKeys.legacySize().getAsInt());
+            if (dkSize <= 0 || dkSize > MAX_ENTRIES || Long.bitCount(dkSize) != 1) {
+                throw new BadObject("dict keys of size %d at 0x%x".formatted(dkSize, keys));
+            }
+            entries = keys + dictKeys.indices() + DictKeysLayout.legacyIndexBytes(dkSize);
+            entrySize = 24;
+            keyAt = 8;
+        } else {
+            int log2IndexBytes = memory.u8(keys + dictKeys.log2IndexBytes());
+            int kind = memory.u8(keys + dictKeys.kind());
+            if (log2IndexBytes > 32) {
+                throw new BadObject("dict keys with 2^%d index bytes at 0x%x".formatted(log2IndexBytes, keys));
+            }
+            entries = keys + dictKeys.indices() + (1L << log2IndexBytes);
+            entrySize = dictKeys.entrySize(kind);
+            keyAt = dictKeys.keyInEntry(kind);
+        }
+        if (entryCount < 0 || entryCount > MAX_ENTRIES) {
+            throw new BadObject("dict keys of %d entries at 0x%x".formatted(entryCount, keys));
+        }
+        List<String> shown = new ArrayList<>();
+        int[] order = splitOrder(values, entryCount);
+        int slots = order != null ? order.length : (int) Math.min(entryCount, MAX_SLOTS_SCANNED);
+        int found = 0;
+        for (int s = 0; s < slots && shown.size() < MAX_ITEMS; s++) {
+            int i = order != null ? order[s] : s;
+            long entry = entries + (long) i * entrySize;
+            long key = memory.word(entry + keyAt);
+            long value = values == 0 ? memory.word(entry + keyAt + 8)
+                    : memory.word(values + splitValues.valuesOffset() + 8L * i);
+            if (key == 0 || value == 0) {
+                continue;
+            }
+            found++;
+            shown.add(item(key, depth + 1, path) + ": " + item(value, depth + 1, path));
+        }
+        return new Items(shown, found < used);
+    }
+
+    /** 3.13+'s insertion order of a split dict's values; null for a combined dict or key order. */
+    private int[] splitOrder(long values, long entryCount) throws MemoryAccessException, BadObject {
+        if (values == 0 || !splitValues.ordered()) {
+            return null;
+        }
+        int capacity = memory.u8(values);
+        int size = memory.u8(values + 1);
+        if (size > capacity || size > entryCount) {
+            throw new BadObject("split dict values of size %d, capacity %d at 0x%x".formatted(size, capacity, values));
+        }
+        byte[] order = memory.bytes(values + splitValues.valuesOffset() + 8L * capacity, size);
+        int[] out = new int[size];
+        for (int j = 0; j < size; j++) {
+            out[j] = order[j] & 0xff;
+            if (out[j] >= entryCount) {
+                throw new BadObject("split dict order names entry %d of %d".formatted(out[j], entryCount));
+            }
+        }
+        return out;
+    }
+
+    private Items set(long address, int depth, Set<Long> path) throws MemoryAccessException, BadObject {
+        Optional<VariableLayout.SetFields> layout = fields.set();
+        if (layout.isEmpty()) {
+            throw new BadObject("this version's set layout is unknown");
+        }
+        long used = memory.word(address + layout.get().used());
+        long mask = memory.word(address + layout.get().mask());
+        if (used < 0 || used > MAX_ENTRIES || mask < 0 || mask >= MAX_ENTRIES || Long.bitCount(mask + 1) != 1) {
+            throw new BadObject("a set of %d items, mask %d at 0x%x".formatted(used, mask, address));
+        }
+        long table = memory.word(address + layout.get().table());
+        int slots = (int) Math.min(mask + 1, MAX_SLOTS_SCANNED);
+        List<String> shown = new ArrayList<>();
+        int found = 0;
+        for (int i = 0; i < slots && shown.size() < MAX_ITEMS; i++) {
+            long key = memory.word(table + 16L * i);
+            long hash = memory.word(table + 16L * i + 8);
+            // A removed key leaves the dummy, whose hash is -1: no real hash is.
+            if (key == 0 || hash == -1) {
+                continue;
+            }
+            found++;
+            shown.add(item(key, depth + 1, path));
+        }
+        return new Items(shown, found < used);
+    }
+
+    private String intRepr(long address) throws MemoryAccessException, BadObject {
+        return PythonRepr.ofInt(integer(address));
+    }
+
+    private BigInteger integer(long address) throws MemoryAccessException, BadObject {
+        VariableLayout.IntFields layout = fields.ints();
+        long head = memory.word(address + layout.sizeOrTag());
+        long digits;
+        int sign;
+        if (layout.tagged()) {
+            digits = head >>> 3;
+            int bits = (int) (head & 3);
+            sign = bits == 0 ? 1 : bits == 1 ? 0 : -1;
+            if (bits == 3 || (sign == 0) != (digits == 0)) {
+                throw new BadObject("int with lv_tag 0x%x at 0x%x".formatted(head, address));
+            }
+        } else {
+            digits = Math.abs(head);
+            sign = Long.signum(head);
+        }
+        if (digits > MAX_INT_DIGITS) {
+            throw new BadObject("an int of %d 30-bit digits (about %d decimal digits), too long to show"
+                    .formatted(digits, digits * 30 * 3 / 10));
+        }
+        byte[] raw = memory.bytes(address + layout.digits(), (int) digits * 4);
+        BigInteger value = BigInteger.ZERO;
+        for (int i = (int) digits - 1; i >= 0; i--) {
+            int digit = (raw[4 * i] & 0xff) | (raw[4 * i + 1] & 0xff) << 8 | (raw[4 * i + 2] & 0xff) << 16
+                    | (raw[4 * i + 3] & 0xff) << 24;
+            if (digit >>> 30 != 0) {
+                throw new BadObject("int digit 0x%x at 0x%x".formatted(digit, address));
+            }
+            value = value.shiftLeft(30).or(BigInteger.valueOf(digit));
+        }
+        return sign < 0 ? value.negate() : value;
+    }
+
+    private String bytesRepr(long address) throws MemoryAccessException, BadObject {
+        long size = memory.word(address + offsets.bytes().obSize());
+        if (size < 0 || size > MAX_ENTRIES) {
+            throw new BadObject("bytes of size %d at 0x%x".formatted(size, address));
+        }
+        // One byte more than shown tells the repr it was cut.
+        byte[] data = memory.bytes(address + offsets.bytes().obSval(), (int) Math.min(size, MAX_CHARS + 1));
+        return PythonRepr.ofBytes(data, MAX_CHARS);
+    }
+
+    /**
+     * A compact str's first {@code max} code points (all of them when it is shorter): asked for one
+     * more than a repr shows, they tell it whether to cut.
+     */
+    private int[] codePoints(long address, int max) throws MemoryAccessException, BadObject {
+        DebugOffsets.Unicode unicode = offsets.unicode();
+        int state = memory.int32(address + unicode.state());
+        long length = memory.word(address + unicode.length());
+        if ((state & COMPACT_BIT) == 0) {
+            throw new BadObject("a legacy (not compact) str at 0x%x".formatted(address));
+        }
+        int kind = (state >>> KIND_SHIFT) & 0b111;
+        boolean ascii = (state & ASCII_BIT) != 0;
+        if (length < 0 || length > MAX_ENTRIES || kind != 1 && kind != 2 && kind != 4 || ascii && kind != 1) {
+            throw new BadObject("a str of length %d, kind %d at 0x%x".formatted(length, kind, address));
+        }
+        int count = (int) Math.min(length, max);
+        long data = address + (ascii ? unicode.asciiDataOffset() : unicode.compactDataOffset());
+        byte[] raw = memory.bytes(data, count * kind);
+        int[] out = new int[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = switch (kind) {
+                case 1 -> raw[i] & 0xff;
+                case 2 -> (raw[2 * i] & 0xff) | (raw[2 * i + 1] & 0xff) << 8;
+                default -> (raw[4 * i] & 0xff) | (raw[4 * i + 1] & 0xff) << 8 | (raw[4 * i + 2] & 0xff) << 16
+                        | (raw[4 * i + 3] & 0xff) << 24;
+            };
+            if (out[i] < 0 || out[i] > Character.MAX_CODE_POINT) {
+                throw new BadObject("code point 0x%x in the str at 0x%x".formatted(out[i], address));
+            }
+        }
+        return out;
+    }
+
+    static String unreadable(Exception e) {
+        String why = e instanceof MemoryAccessException m ? m.getMessage() : e.getMessage();
+        return "<unreadable: " + (why == null ? e.getClass().getSimpleName() : why) + ">";
+    }
+}
