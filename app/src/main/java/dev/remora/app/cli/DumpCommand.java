@@ -61,6 +61,10 @@ public final class DumpCommand implements Callable<Integer> {
             description = "With --async-aware: every task (default), or each thread's running task and its awaiters.")
     String asyncMode;
 
+    @Option(names = "--locals", description = "Show each frame's arguments and local variables, read from memory"
+            + " (values as repr() shows them, long ones cut).")
+    boolean locals;
+
     @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "Output format (default: text).")
     Format format;
 
@@ -69,6 +73,10 @@ public final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (locals && asyncAware) {
+            throw new UserError("--locals does not apply to --async-aware yet: dump without it to see each thread's variables",
+                    UserErrorHandler.EXIT_USAGE);
+        }
         if (subprocesses) {
             return dumpTree();
         }
@@ -88,7 +96,8 @@ public final class DumpCommand implements Callable<Integer> {
             writer.write(snapshot, out);
             return;
         }
-        var stacks = process.snapshot(new SnapshotOptions(allThreads, nativeFrames, !noGc, true, false));
+        SnapshotOptions options = new SnapshotOptions(allThreads, nativeFrames, !noGc, true, false);
+        var stacks = locals ? process.snapshotWithVariables(options) : process.snapshot(options);
         target.check(stacks);
         DumpWriter writer = switch (format) {
             case text -> new TextDumpWriter(new SourceLines(ports.image()));

@@ -43,7 +43,7 @@ public final class JsonDumpWriter implements DumpWriter {
             json.value(status.label());
         }
         json.endArray().name("frames");
-        JsonFrames.write(json, thread.frames());
+        JsonFrames.write(json, thread.frames(), thread.variables());
         if (thread.problem().isPresent()) {
             json.name("incomplete").value(thread.problem().get());
         }

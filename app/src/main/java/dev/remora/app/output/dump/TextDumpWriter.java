@@ -2,6 +2,9 @@ package dev.remora.app.output.dump;
 
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.FrameVariables;
+import dev.remora.domain.model.LocalVariable;
+import dev.remora.domain.model.VariableKind;
 import dev.remora.domain.model.InterpreterStacks;
 import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.model.ThreadStack;
@@ -33,8 +36,11 @@ public final class TextDumpWriter implements DumpWriter {
                 String where = several ? "Interpreter %d, thread %d".formatted(interp.interpreterId(), thread.threadId())
                         : "Thread %d".formatted(thread.threadId());
                 out.printf("%s (%s; most recent call first):%n", where, describe(thread));
-                for (FrameInfo frame : thread.frames()) {
-                    writeFrame(frame, out);
+                for (int f = 0; f < thread.frames().size(); f++) {
+                    writeFrame(thread.frames().get(f), out);
+                    if (!thread.variables().isEmpty()) {
+                        writeVariables(thread.variables().get(f), out);
+                    }
                 }
                 if (thread.frames().isEmpty()) {
                     out.println("  (no Python frames)");
@@ -59,6 +65,26 @@ public final class TextDumpWriter implements DumpWriter {
         } else {
             out.printf("  %s (%s)%n", frame.function(), frame.file());
         }
+    }
+
+    /** Arguments first, then the other variables, each {@code name = repr}; cells and frees say so. */
+    private static void writeVariables(FrameVariables variables, PrintWriter out) {
+        List<LocalVariable> arguments = variables.variables().stream().filter(v -> v.kind() == VariableKind.ARGUMENT).toList();
+        List<LocalVariable> others = variables.variables().stream().filter(v -> v.kind() != VariableKind.ARGUMENT).toList();
+        if (!arguments.isEmpty()) {
+            out.println("    Arguments:");
+            arguments.forEach(v -> writeVariable(v, out));
+        }
+        if (!others.isEmpty()) {
+            out.println("    Locals:");
+            others.forEach(v -> writeVariable(v, out));
+        }
+        variables.problem().ifPresent(p -> out.printf("    [%s]%n", p));
+    }
+
+    private static void writeVariable(LocalVariable v, PrintWriter out) {
+        String kind = v.kind() == VariableKind.CELL || v.kind() == VariableKind.FREE ? " (" + v.kind().label() + ")" : "";
+        out.printf("      %s%s = %s%n", v.name(), kind, v.repr());
     }
 
     static String describe(ThreadStack thread) {

@@ -2,6 +2,8 @@ package dev.remora.app.output.json;
 
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.FrameVariables;
+import dev.remora.domain.model.LocalVariable;
 
 import java.io.IOException;
 import java.util.List;
@@ -15,8 +17,18 @@ public final class JsonFrames {
     private JsonFrames() {}
 
     public static void write(JsonWriter json, List<FrameInfo> frames) throws IOException {
+        write(json, frames, List.of());
+    }
+
+    /**
+     * Frames with, when {@code variables} is not empty (one per frame), each frame's {@code locals}:
+     * {@code [{name, kind, type, repr, address}]}, and {@code locals_problem} where they could not all
+     * be read.
+     */
+    public static void write(JsonWriter json, List<FrameInfo> frames, List<FrameVariables> variables) throws IOException {
         json.beginArray();
-        for (FrameInfo frame : frames) {
+        for (int f = 0; f < frames.size(); f++) {
+            FrameInfo frame = frames.get(f);
             SourceLocation at = frame.location();
             json.beginObject()
                     .name("function").value(frame.function())
@@ -24,9 +36,25 @@ public final class JsonFrames {
                     .name("line").optional(at.line())
                     .name("end_line").optional(at.endLine())
                     .name("column").optional(at.column())
-                    .name("end_column").optional(at.endColumn())
-                    .endObject();
+                    .name("end_column").optional(at.endColumn());
+            if (!variables.isEmpty()) {
+                locals(json, variables.get(f));
+            }
+            json.endObject();
         }
         json.endArray();
+    }
+
+    private static void locals(JsonWriter json, FrameVariables variables) throws IOException {
+        json.name("locals").beginArray();
+        for (LocalVariable v : variables.variables()) {
+            json.beginObject().name("name").value(v.name()).name("kind").value(v.kind().label())
+                    .name("type").value(v.type()).name("repr").value(v.repr())
+                    .name("address").value("0x" + Long.toHexString(v.address())).endObject();
+        }
+        json.endArray();
+        if (variables.problem().isPresent()) {
+            json.name("locals_problem").value(variables.problem().get());
+        }
     }
 }
