@@ -6,6 +6,7 @@ import dev.remora.app.output.dump.DumpWriter;
 import dev.remora.app.output.asyncio.AsyncJsonWriter;
 import dev.remora.app.output.asyncio.AsyncTextWriter;
 import dev.remora.app.output.asyncio.AsyncWriter;
+import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.app.output.dump.JsonDumpWriter;
 import dev.remora.app.output.dump.SourceLines;
@@ -73,10 +74,6 @@ public final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (locals && asyncAware) {
-            throw new UserError("--locals does not apply to --async-aware yet: dump without it to see each thread's variables",
-                    UserErrorHandler.EXIT_USAGE);
-        }
         if (subprocesses) {
             return dumpTree();
         }
@@ -88,7 +85,8 @@ public final class DumpCommand implements Callable<Integer> {
 
     private void dump(TargetPorts ports, PythonProcess process, PrintWriter out) throws InspectionException {
         if (asyncAware) {
-            AsyncSnapshot snapshot = process.asyncSnapshot(AsyncModeOption.parse(asyncMode));
+            AsyncMode mode = AsyncModeOption.parse(asyncMode);
+            AsyncSnapshot snapshot = locals ? process.asyncSnapshotWithVariables(mode) : process.asyncSnapshot(mode);
             AsyncWriter writer = switch (format) {
                 case text -> new AsyncTextWriter(new SourceLines(ports.image()));
                 case json -> new AsyncJsonWriter();

@@ -66,6 +66,43 @@ class LocalsDumpTest {
         }
     }
 
+    static List<TargetInterpreter> asyncioInterpreters() {
+        return TargetInterpreters.all().stream().filter(p -> p.isAtLeast(3, 14)).toList();
+    }
+
+    /** {@code --async-aware --locals}: each suspended task's coroutine frame shows its own variables. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("asyncioInterpreters")
+    void taskFramesShowTheirVariables(TargetInterpreter python) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-async-locals-")) {
+            Process target = new ProcessBuilder(python.scriptCommand(dir.copyResource("targets/asyncio_locals.py"), List.of()))
+                    .redirectError(dir.host("stderr.txt").toFile()).start();
+            try {
+                ParkedTarget.awaitReady(target, System.nanoTime() + ParkedTarget.READY_TIMEOUT.toNanos());
+                JsonNode dump = dump("dump", "--async-aware", "--locals", "--format", "json", Long.toString(target.pid()));
+                List<String> workers = new ArrayList<>();
+                for (JsonNode thread : dump.get("async").get("threads")) {
+                    for (JsonNode task : thread.get("tasks")) {
+                        for (JsonNode frame : task.get("coroutine_stack").get(0).get("call_stack")) {
+                            if (frame.get("function").asText().equals("worker")) {
+                                List<String> variables = new ArrayList<>();
+                                frame.get("locals").forEach(v -> variables.add(
+                                        v.get("kind").asText() + " " + v.get("name").asText() + " = " + v.get("repr").asText()));
+                                workers.add(task.get("task_name").asText() + ": " + String.join(", ", variables));
+                            }
+                        }
+                    }
+                }
+                assertThat(workers).containsExactlyInAnyOrder(
+                        "w0: argument n = 0, argument label = 'w0', local total = 0, local note = 'worker w0'",
+                        "w1: argument n = 1, argument label = 'w1', local total = 2, local note = 'worker w1'",
+                        "w2: argument n = 2, argument label = 'w2', local total = 4, local note = 'worker w2'");
+            } finally {
+                ParkedTarget.kill(target);
+            }
+        }
+    }
+
     private static JsonNode dump(Object... args) throws IOException {
         RemoraCli run = RemoraCli.run(args);
         assertThat(run.exitCode()).as("%s: %s", List.of(args), run.err()).isZero();

@@ -2,6 +2,7 @@ package dev.remora.domain.asyncio;
 
 import dev.remora.domain.Failures;
 import dev.remora.domain.InspectionException;
+import dev.remora.domain.locals.FrameVariablesReader;
 import dev.remora.domain.InspectionException.AsyncioUnavailable;
 import dev.remora.domain.InspectionException.AsyncioUnavailable.Reason;
 import dev.remora.domain.memory.SnapshotReader;
@@ -75,6 +76,11 @@ public final class AsyncGraphBuilder {
      * @throws InspectionException.CorruptTarget when no attempt read a graph that holds together
      */
     public AsyncSnapshot snapshot(AsyncMode mode) throws InspectionException {
+        return snapshot(mode, Optional.empty());
+    }
+
+    /** As {@link #snapshot(AsyncMode)}; with {@code variables}, each task frame's variables too. */
+    public AsyncSnapshot snapshot(AsyncMode mode, Optional<FrameVariablesReader> variables) throws InspectionException {
         requireSupportedVersion();
         AsyncContext context = new AsyncContext(reader, objects, offsets, layout(), codes);
         String problem = "";
@@ -82,7 +88,7 @@ public final class AsyncGraphBuilder {
             reader.reset();
             codes.newReading();
             try {
-                return read(context, mode);
+                return read(context, mode, variables);
             } catch (InconsistentGraph | MalformedObjectException e) {
                 problem = e.getMessage();
             } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
@@ -95,7 +101,7 @@ public final class AsyncGraphBuilder {
                 .formatted(image.pid(), ATTEMPTS, problem));
     }
 
-    private AsyncSnapshot read(AsyncContext context, AsyncMode mode)
+    private AsyncSnapshot read(AsyncContext context, AsyncMode mode, Optional<FrameVariablesReader> variables)
             throws MemoryAccessException, MalformedObjectException, InconsistentGraph, InspectionException {
         ThreadStates.Listing listing = ThreadStates.list(reader, offsets, runtime, image.pid());
         TypeFacts types = new TypeFacts(reader, offsets);
@@ -106,7 +112,7 @@ public final class AsyncGraphBuilder {
             }
             imported = true;
         }
-        GraphReading graph = new GraphReading(context, types);
+        GraphReading graph = new GraphReading(context, types, variables);
         List<AsyncThread> threads = switch (mode) {
             case ALL -> graph.all(listing);
             case RUNNING -> graph.running(listing);

@@ -2,7 +2,6 @@ package dev.remora.domain.asyncio;
 
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.ChainGuard;
-import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.GeneratorStates;
@@ -49,9 +48,9 @@ final class CoroutineChain {
      * The frames of {@code coro} and the coroutines it awaits, innermost first; empty when
      * {@code coro} is not one of CPython's coroutines or generators (a Cython coroutine, say).
      */
-    List<FrameInfo> frames(long interpreter, long coro)
+    List<LocatedFrame> frames(long interpreter, long coro)
             throws MemoryAccessException, MalformedObjectException, InconsistentGraph {
-        List<FrameInfo> outermostFirst = new ArrayList<>();
+        List<LocatedFrame> outermostFirst = new ArrayList<>();
         if (coro == 0 || !types.isGeneratorLike(types.typeOf(coro))) {
             return outermostFirst;
         }
@@ -67,7 +66,7 @@ final class CoroutineChain {
     }
 
     /** Adds the frame of the generator at {@code address}; returns the coroutine it awaits, or 0. */
-    private long step(long interpreter, long address, List<FrameInfo> frames)
+    private long step(long interpreter, long address, List<LocatedFrame> frames)
             throws MemoryAccessException, MalformedObjectException, InconsistentGraph {
         context.reader().read(address, buffer, 0, buffer.length);
         int state = buffer[(int) gen.frameState()];
@@ -86,7 +85,8 @@ final class CoroutineChain {
         if (executable == 0) {
             return 0;
         }
-        frames.add(context.codes().frame(interpreter, executable, Bytes.getLong(buffer, iframe + frame.instrPtr())));
+        frames.add(new LocatedFrame(context.codes().frame(interpreter, executable, Bytes.getLong(buffer, iframe + frame.instrPtr())),
+                address + iframe, executable));
         if (!states.awaiting(state)) {
             return 0;
         }

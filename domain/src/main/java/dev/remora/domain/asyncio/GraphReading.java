@@ -1,6 +1,7 @@
 package dev.remora.domain.asyncio;
 
 import dev.remora.domain.asyncio.ThreadStates.ThreadRef;
+import dev.remora.domain.locals.FrameVariablesReader;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.ports.MemoryAccessException;
@@ -29,10 +30,13 @@ final class GraphReading {
     private final TaskNames names;
     private final CoroutineChain chains;
     private final RunningFrames running;
-    private final Map<Long, List<FrameInfo>> chainOf = new HashMap<>();
+    private final Map<Long, List<LocatedFrame>> chainOf = new HashMap<>();
+    /** Reads each task frame's variables; absent when they were not asked for. */
+    private final Optional<FrameVariablesReader> variables;
 
-    GraphReading(AsyncContext context, TypeFacts types) {
+    GraphReading(AsyncContext context, TypeFacts types, Optional<FrameVariablesReader> variables) {
         this.context = context;
+        this.variables = variables;
         this.tasks = new TaskReader(context);
         this.names = new TaskNames(context, types);
         this.chains = new CoroutineChain(context, types);
@@ -93,10 +97,10 @@ final class GraphReading {
         if (!view.isTask() || view.coro() == 0 || view.tornDown()) {
             throw new InconsistentGraph("running task 0x%x is not a live task".formatted(runningTask));
         }
-        List<FrameInfo> frames = running.frames(thread.interpreter(), thread.address(),
+        List<LocatedFrame> frames = running.frames(thread.interpreter(), thread.address(),
                 view.coro() + context.generator().iframe());
         List<AsyncTask> out = new ArrayList<>();
-        out.add(new AsyncTask(runningTask, name(view), List.of(new CoroutineStack(runningTask, frames)),
+        out.add(new AsyncTask(runningTask, name(view), List.of(stack(runningTask, frames)),
                 awaiters(thread.interpreter(), view)));
         if (tasks.goneSince(view)) {
             throw new InconsistentGraph("running task 0x%x finished while it was read".formatted(runningTask));
@@ -171,7 +175,17 @@ final class GraphReading {
     private AsyncTask describe(long interpreter, TaskView view)
             throws MemoryAccessException, MalformedObjectException, InconsistentGraph {
         return new AsyncTask(view.address(), name(view),
-                List.of(new CoroutineStack(view.address(), chain(interpreter, view))), awaiters(interpreter, view));
+                List.of(stack(view.address(), chain(interpreter, view))), awaiters(interpreter, view));
+    }
+
+    /** A task's frames, with their variables when they are asked for. */
+    private CoroutineStack stack(long taskId, List<LocatedFrame> frames) {
+        List<FrameInfo> callStack = frames.stream().map(LocatedFrame::frame).toList();
+        if (variables.isEmpty()) {
+            return new CoroutineStack(taskId, callStack);
+        }
+        return new CoroutineStack(taskId, callStack,
+                frames.stream().map(f -> variables.get().read(f.frameAddress(), f.codeAddress())).toList());
     }
 
     private List<Awaiter> awaiters(long interpreter, TaskView view)
@@ -179,18 +193,18 @@ final class GraphReading {
         List<Awaiter> out = new ArrayList<>();
         for (long waiter : tasks.waiters(view)) {
             // A waiter may have finished, and so be on no list any more: it is still shown.
-            out.add(new Awaiter(waiter, chain(interpreter, tasks.task(waiter))));
+            out.add(new Awaiter(waiter, chain(interpreter, tasks.task(waiter)).stream().map(LocatedFrame::frame).toList()));
         }
         return out;
     }
 
     /** A task's coroutine frames; none for a future, which has no coroutine. */
-    private List<FrameInfo> chain(long interpreter, TaskView view)
+    private List<LocatedFrame> chain(long interpreter, TaskView view)
             throws MemoryAccessException, MalformedObjectException, InconsistentGraph {
         if (!view.isTask()) {
             return List.of();
         }
-        List<FrameInfo> known = chainOf.get(view.address());
+        List<LocatedFrame> known = chainOf.get(view.address());
         if (known == null) {
             known = chains.frames(interpreter, view.coro());
             chainOf.put(view.address(), known);

@@ -2,7 +2,6 @@ package dev.remora.domain.asyncio;
 
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.ChainGuard;
-import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.VersionLayout;
@@ -35,9 +34,9 @@ final class RunningFrames {
     }
 
     /** @param taskFrame the address of the running task's coroutine frame, where the stack is cut */
-    List<FrameInfo> frames(long interpreter, long threadState, long taskFrame)
+    List<LocatedFrame> frames(long interpreter, long threadState, long taskFrame)
             throws MemoryAccessException, MalformedObjectException, InconsistentGraph {
-        List<FrameInfo> frames = new ArrayList<>();
+        List<LocatedFrame> frames = new ArrayList<>();
         long address = context.reader().readLong(threadState + context.offsets().thread().currentFrame());
         ChainGuard guard = new ChainGuard(MAX_DEPTH, address);
         while (address != 0) {
@@ -48,7 +47,8 @@ final class RunningFrames {
             }
             long executable = layout.untagStackRef(Bytes.getLong(buffer, frame.executable()));
             if (!layout.owners().isEntry(owner) && executable != 0) {
-                frames.add(context.codes().frame(interpreter, executable, Bytes.getLong(buffer, frame.instrPtr())));
+                frames.add(new LocatedFrame(context.codes().frame(interpreter, executable, Bytes.getLong(buffer, frame.instrPtr())),
+                        address, executable));
             }
             if (address == taskFrame) {
                 return frames;

@@ -158,10 +158,14 @@ public final class PythonProcess {
      * @throws InspectionException.Unsupported when the target's layout does not say where variables live
      */
     public ProcessStacks snapshotWithVariables(SnapshotOptions options) throws InspectionException {
+        FrameVariablesReader variables = variablesReader();
+        return snapshot(options, Optional.of(variables::read));
+    }
+
+    private FrameVariablesReader variablesReader() throws InspectionException.Unsupported {
         VariableLayout layout = offsets.variables().orElseThrow(() -> new InspectionException.Unsupported(
                 "CPython %s: reading frame variables is not supported for this build".formatted(offsets.version())));
-        FrameVariablesReader variables = new FrameVariablesReader(memory, offsets, layout);
-        return snapshot(options, Optional.of(variables::read));
+        return new FrameVariablesReader(memory, offsets, layout);
     }
 
     private ProcessStacks snapshot(SnapshotOptions options, Optional<SnapshotCollector.VariablesOfFrame> variables)
@@ -191,11 +195,20 @@ public final class PythonProcess {
      *     layout, or the target has not imported asyncio
      */
     public AsyncSnapshot asyncSnapshot(AsyncMode mode) throws InspectionException {
+        return asyncGraph().snapshot(mode);
+    }
+
+    /** The asyncio task graph with each task frame's variables, read from memory as each frame is met. */
+    public AsyncSnapshot asyncSnapshotWithVariables(AsyncMode mode) throws InspectionException {
+        return asyncGraph().snapshot(mode, Optional.of(variablesReader()));
+    }
+
+    private AsyncGraphBuilder asyncGraph() {
         if (asyncio == null) {
             asyncio = new AsyncGraphBuilder(image, reader, objects, offsets, runtime.address(),
                     new SharedCodeResolver(reader, offsets, codes));
         }
-        return asyncio.snapshot(mode);
+        return asyncio;
     }
 
     /** One pass over the threads, reported to {@code visitor} as it goes; the sampler's entry point. */

@@ -8,6 +8,7 @@ import dev.remora.domain.asyncio.AsyncThread;
 import dev.remora.domain.asyncio.Awaiter;
 import dev.remora.domain.asyncio.CoroutineStack;
 import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.FrameVariables;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -54,18 +55,19 @@ public final class AsyncJsonWriter implements AsyncWriter {
                 .name("task_name").value(task.name())
                 .name("coroutine_stack").beginArray();
         for (CoroutineStack c : task.coroutineStack()) {
-            stack(json, c.taskId(), c.callStack());
+            stack(json, c.taskId(), c.callStack(), c.variables());
         }
         json.endArray().name("awaited_by").beginArray();
         for (Awaiter a : task.awaitedBy()) {
-            stack(json, a.taskId(), a.callStack());
+            stack(json, a.taskId(), a.callStack(), List.of());
         }
         json.endArray().endObject();
     }
 
-    private static void stack(JsonWriter json, long taskId, List<FrameInfo> frames) throws IOException {
+    private static void stack(JsonWriter json, long taskId, List<FrameInfo> frames, List<FrameVariables> variables)
+            throws IOException {
         json.beginObject().name("task_name").value(taskId).name("call_stack");
-        JsonFrames.write(json, frames);
+        JsonFrames.write(json, frames, variables);
         json.endObject();
     }
 }

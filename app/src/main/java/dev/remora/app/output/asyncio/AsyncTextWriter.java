@@ -6,6 +6,9 @@ import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.asyncio.AsyncTask;
 import dev.remora.domain.asyncio.AsyncThread;
 import dev.remora.domain.asyncio.Awaiter;
+import dev.remora.domain.asyncio.CoroutineStack;
+import dev.remora.domain.model.FrameVariables;
+import dev.remora.app.output.dump.VariableLines;
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.model.FrameInfo;
 
@@ -119,9 +122,12 @@ public final class AsyncTextWriter implements AsyncWriter {
     private void runningTask(AsyncThread thread, PrintWriter out) {
         AsyncTask running = thread.tasks().getFirst();
         out.printf("Thread %d is running task %s (most recent call first):%n", thread.threadId(), label(running));
-        for (FrameInfo frame : running.coroutineStack().isEmpty() ? List.<FrameInfo>of()
-                : running.coroutineStack().getFirst().callStack()) {
-            frameLines(frame, "  ", out);
+        if (!running.coroutineStack().isEmpty()) {
+            CoroutineStack stack = running.coroutineStack().getFirst();
+            for (int f = 0; f < stack.callStack().size(); f++) {
+                frameLines(stack.callStack().get(f),
+                        stack.variables().isEmpty() ? Optional.empty() : Optional.of(stack.variables().get(f)), "  ", out);
+            }
         }
         if (running.awaitedBy().isEmpty()) {
             return;
@@ -140,17 +146,22 @@ public final class AsyncTextWriter implements AsyncWriter {
     private List<String> frames(AsyncTask task) {
         List<String> lines = new ArrayList<>();
         for (var stack : task.coroutineStack()) {
-            for (FrameInfo frame : stack.callStack()) {
+            for (int f = 0; f < stack.callStack().size(); f++) {
+                FrameInfo frame = stack.callStack().get(f);
                 lines.add(frameText(frame));
                 source(frame).ifPresent(s -> lines.add("    " + s));
+                if (!stack.variables().isEmpty()) {
+                    lines.addAll(VariableLines.of(stack.variables().get(f)));
+                }
             }
         }
         return lines;
     }
 
-    private void frameLines(FrameInfo frame, String indent, PrintWriter out) {
+    private void frameLines(FrameInfo frame, Optional<FrameVariables> variables, String indent, PrintWriter out) {
         out.println(indent + frameText(frame));
         source(frame).ifPresent(s -> out.println(indent + "    " + s));
+        variables.ifPresent(v -> VariableLines.of(v).forEach(line -> out.println(indent + line)));
     }
 
     private Optional<String> source(FrameInfo frame) {

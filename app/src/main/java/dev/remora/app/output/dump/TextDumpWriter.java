@@ -2,9 +2,6 @@ package dev.remora.app.output.dump;
 
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.model.FrameInfo;
-import dev.remora.domain.model.FrameVariables;
-import dev.remora.domain.model.LocalVariable;
-import dev.remora.domain.model.VariableKind;
 import dev.remora.domain.model.InterpreterStacks;
 import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.model.ThreadStack;
@@ -39,7 +36,7 @@ public final class TextDumpWriter implements DumpWriter {
                 for (int f = 0; f < thread.frames().size(); f++) {
                     writeFrame(thread.frames().get(f), out);
                     if (!thread.variables().isEmpty()) {
-                        writeVariables(thread.variables().get(f), out);
+                        VariableLines.of(thread.variables().get(f)).forEach(out::println);
                     }
                 }
                 if (thread.frames().isEmpty()) {
@@ -65,26 +62,6 @@ public final class TextDumpWriter implements DumpWriter {
         } else {
             out.printf("  %s (%s)%n", frame.function(), frame.file());
         }
-    }
-
-    /** Arguments first, then the other variables, each {@code name = repr}; cells and frees say so. */
-    private static void writeVariables(FrameVariables variables, PrintWriter out) {
-        List<LocalVariable> arguments = variables.variables().stream().filter(v -> v.kind() == VariableKind.ARGUMENT).toList();
-        List<LocalVariable> others = variables.variables().stream().filter(v -> v.kind() != VariableKind.ARGUMENT).toList();
-        if (!arguments.isEmpty()) {
-            out.println("    Arguments:");
-            arguments.forEach(v -> writeVariable(v, out));
-        }
-        if (!others.isEmpty()) {
-            out.println("    Locals:");
-            others.forEach(v -> writeVariable(v, out));
-        }
-        variables.problem().ifPresent(p -> out.printf("    [%s]%n", p));
-    }
-
-    private static void writeVariable(LocalVariable v, PrintWriter out) {
-        String kind = v.kind() == VariableKind.CELL || v.kind() == VariableKind.FREE ? " (" + v.kind().label() + ")" : "";
-        out.printf("      %s%s = %s%n", v.name(), kind, v.repr());
     }
 
     static String describe(ThreadStack thread) {

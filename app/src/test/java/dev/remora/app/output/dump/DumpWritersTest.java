@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.FrameVariables;
+import dev.remora.domain.model.LocalVariable;
+import dev.remora.domain.model.VariableKind;
 import dev.remora.domain.model.InterpreterStacks;
 import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.model.ThreadStack;
@@ -46,6 +49,34 @@ class DumpWritersTest {
     void threadStatesNotStartedAreCounted() throws Exception {
         assertThat(text(stacks(2))).contains("(2 thread states not started yet, left out)");
         assertThat(json(stacks(2)).get("interpreters").get(0).get("threads_not_started").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void variablesFollowTheirFrameArgumentsFirst() throws Exception {
+        FrameInfo frame = new FrameInfo("f", "<string>", SourceLocation.NONE);
+        FrameVariables variables = new FrameVariables(List.of(
+                new LocalVariable("a", VariableKind.ARGUMENT, "int", "1", 0x10),
+                new LocalVariable("c", VariableKind.CELL, "str", "'x'", 0x20),
+                new LocalVariable("b", VariableKind.LOCAL, "NoneType", "None", 0x30)), Optional.empty());
+        ThreadStack thread = new ThreadStack(100, Set.of(ThreadStatus.MAIN_THREAD), List.of(frame, frame), Optional.empty(),
+                List.of(variables, FrameVariables.unreadable("variables unreadable: <unreadable: 0x8 is not mapped>")));
+        ProcessStacks stacks = new ProcessStacks(100, new PythonVersion(3, 15, 2, 0xF, 0), "vmreadv",
+                List.of(new InterpreterStacks(0, List.of(thread), 0)));
+        assertThat(text(stacks)).contains("""
+                  f (<string>)
+                    Arguments:
+                      a = 1
+                    Locals:
+                      c (cell) = 'x'
+                      b = None
+                  f (<string>)
+                    [variables unreadable: <unreadable: 0x8 is not mapped>]
+                """);
+        JsonNode frames = json(stacks).get("interpreters").get(0).get("threads").get(0).get("frames");
+        assertThat(frames.get(0).get("locals").get(1).toString())
+                .isEqualTo("{\"name\":\"c\",\"kind\":\"cell\",\"type\":\"str\",\"repr\":\"'x'\",\"address\":\"0x20\"}");
+        assertThat(frames.get(1).get("locals")).isEmpty();
+        assertThat(frames.get(1).get("locals_problem").asText()).startsWith("variables unreadable");
     }
 
     @Test
