@@ -7,7 +7,8 @@ third inside a coroutine; then writes OUT.json and prints READY. OUT.json maps e
 to its variables in order: [name, kind, type, repr], where kind is argument, local, cell or free,
 and repr is what `remora dump --locals` must show: repr() itself where that is exact (None, bool,
 int, float, str and bytes up to 200 characters, small containers, a list that holds itself), the
-first 200 characters and "..." for longer str and bytes, and a prefix (ending in "*") where only
+first 200 characters and "..." for longer str and bytes, the first 10 items and how many more of
+longer lists, and a prefix (ending in "*") where only
 the start is fixed (other objects, ints too long to show). Runs unchanged on CPython 3.10 to 3.15.
 """
 import _thread
@@ -56,6 +57,7 @@ def values(a, b, /, c, *rest, d=4, **options):
     numbers = {1, 2, 3}
     frozen = frozenset()
     empty_list, empty_dict, empty_set = [], {}, set()
+    long_list = list(range(15))
     selfish = [1]
     selfish.append(selfish)
     thing = Thing()
@@ -108,6 +110,8 @@ def expected_repr(value):
         return repr(value[:LIMIT]) + "..."
     if type(value) is bytes and len(value) > LIMIT:
         return repr(value[:LIMIT]) + "..."
+    if type(value) is list and len(value) > 10:
+        return "[" + ", ".join(map(repr, value[:10])) + ", ... %d more]" % (len(value) - 10)
     if type(value) is int and abs(value).bit_length() > 440 * 30:
         return "<unreadable: *"
     if type(value) in (type(None), bool, int, float, str, bytes, tuple, list, dict, set, frozenset):

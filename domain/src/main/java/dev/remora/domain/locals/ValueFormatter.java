@@ -152,8 +152,9 @@ final class ValueFormatter {
         String open = kind == PyType.Builtin.TUPLE ? "(" : kind == PyType.Builtin.LIST ? "[" : "{";
         String close = kind == PyType.Builtin.TUPLE ? ")" : kind == PyType.Builtin.LIST ? "]" : "}";
         if (path.contains(address) || depth >= MAX_DEPTH) {
-            // As repr() shows a container met again inside itself.
-            String cut = open + "..." + close;
+            // A container met again inside itself, as repr() shows it; one nested too deep, with its size.
+            long size = path.contains(address) ? -1 : size(address, kind);
+            String cut = open + (size < 0 ? "..." : "... %d item%s".formatted(size, size == 1 ? "" : "s")) + close;
             return kind == PyType.Builtin.FROZENSET ? "frozenset(" + cut + ")" : cut;
         }
         path.add(address);
@@ -164,7 +165,7 @@ final class ValueFormatter {
                 case DICT -> dict(address, depth, path);
                 default -> set(address, depth, path);
             };
-            if (items.shown().isEmpty() && !items.more()) {
+            if (items.total() == 0) {
                 return switch (kind) {
                     case SET -> "set()";
                     case FROZENSET -> "frozenset()";
@@ -174,7 +175,7 @@ final class ValueFormatter {
             StringBuilder out = new StringBuilder(open);
             out.append(String.join(", ", items.shown()));
             if (items.more()) {
-                out.append(items.shown().isEmpty() ? "..." : ", ...");
+                out.append(items.shown().isEmpty() ? "" : ", ").append("... %d more".formatted(items.total() - items.shown().size()));
             } else if (kind == PyType.Builtin.TUPLE && items.shown().size() == 1) {
                 out.append(',');
             }
@@ -185,8 +186,27 @@ final class ValueFormatter {
         }
     }
 
-    /** The reprs of a container's first items, and whether it holds more. */
-    private record Items(List<String> shown, boolean more) {}
+    /** The reprs of a container's first items, and how many it holds. */
+    private record Items(List<String> shown, long total) {
+        boolean more() {
+            return total > shown.size();
+        }
+    }
+
+    /** How many items a container holds, as its size field says (checked as the items are read). */
+    private long size(long address, PyType.Builtin kind) throws MemoryAccessException, BadObject {
+        long size = switch (kind) {
+            case TUPLE -> memory.word(address + fields.tuple().size());
+            case LIST -> memory.word(address + fields.list().size());
+            case DICT -> memory.word(address + fields.dict().used());
+            default -> memory.word(address + fields.set().orElseThrow(() -> new BadObject("this version's set layout is unknown"))
+                    .used());
+        };
+        if (size < 0 || size > MAX_ENTRIES) {
+            throw new BadObject("a container of %d items at 0x%x".formatted(size, address));
+        }
+        return size;
+    }
 
     private Items sequence(long address, VariableLayout.Sequence layout, int depth, Set<Long> path)
             throws MemoryAccessException, BadObject {
@@ -201,7 +221,7 @@ final class ValueFormatter {
         for (long item : pointers) {
             shown.add(item == 0 ? "<NULL>" : item(item, depth + 1, path));
         }
-        return new Items(shown, size > count);
+        return new Items(shown, size);
     }
 
     private Items dict(long address, int depth, Set<Long> path) throws MemoryAccessException, BadObject {
@@ -210,10 +230,10 @@ final class ValueFormatter {
             throw new BadObject("a dict of %d items at 0x%x".formatted(used, address));
         }
         if (used == 0) {
-            return new Items(List.of(), false);
+            return new Items(List.of(), 0);
         }
         if (dictKeys == null) {
-            return new Items(List.of(), true);
+            return new Items(List.of(), used);
         }
         long keys = memory.word(address + fields.dict().keys());
         long values = memory.word(address + fields.dict().values());
@@ -245,7 +265,6 @@ final class ValueFormatter {
         List<String> shown = new ArrayList<>();
         int[] order = splitOrder(values, entryCount);
         int slots = order != null ? order.length : (int) Math.min(entryCount, MAX_SLOTS_SCANNED);
-        int found = 0;
         for (int s = 0; s < slots && shown.size() < MAX_ITEMS; s++) {
             int i = order != null ? order[s] : s;
             long entry = entries + (long) i * entrySize;
@@ -255,10 +274,9 @@ final class ValueFormatter {
             if (key == 0 || value == 0) {
                 continue;
             }
-            found++;
             shown.add(item(key, depth + 1, path) + ": " + item(value, depth + 1, path));
         }
-        return new Items(shown, found < used);
+        return new Items(shown, Math.max(used, shown.size()));
     }
 
     /** 3.13+'s insertion order of a split dict's values; null for a combined dict or key order. */
@@ -295,7 +313,6 @@ final class ValueFormatter {
         long table = memory.word(address + layout.get().table());
         int slots = (int) Math.min(mask + 1, MAX_SLOTS_SCANNED);
         List<String> shown = new ArrayList<>();
-        int found = 0;
         for (int i = 0; i < slots && shown.size() < MAX_ITEMS; i++) {
             long key = memory.word(table + 16L * i);
             long hash = memory.word(table + 16L * i + 8);
@@ -303,10 +320,9 @@ final class ValueFormatter {
             if (key == 0 || hash == -1) {
                 continue;
             }
-            found++;
             shown.add(item(key, depth + 1, path));
         }
-        return new Items(shown, found < used);
+        return new Items(shown, Math.max(used, shown.size()));
     }
 
     private String intRepr(long address) throws MemoryAccessException, BadObject {

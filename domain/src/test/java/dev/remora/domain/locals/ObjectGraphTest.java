@@ -37,6 +37,18 @@ class ObjectGraphTest {
 
     @ParameterizedTest
     @ValueSource(ints = {10, 11, 12})
+    void aLongListShowsItsFirstItemsAndHowManyMore(int minor) throws Exception {
+        Graph g = new Graph(minor);
+        long seven = 0x30_0000;
+        g.integer(seven, 7);
+        long[] items = new long[15];
+        java.util.Arrays.fill(items, seven);
+        g.list(0x20_0000, items);
+        assertThat(g.show(0x20_0000)).isEqualTo("[7, 7, 7, 7, 7, 7, 7, 7, 7, 7, ... 5 more]");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {10, 11, 12})
     void nestingDeeperThanShownIsCut(int minor) throws Exception {
         Graph g = new Graph(minor);
         long one = 0x30_0000;
@@ -47,7 +59,7 @@ class ObjectGraphTest {
             g.list(list, new long[] {inner});
             inner = list;
         }
-        assertThat(g.show(inner)).isEqualTo("[[[[...]]]]");
+        assertThat(g.show(inner)).isEqualTo("[[[[... 1 item]]]]");
     }
 
     @ParameterizedTest
@@ -73,7 +85,7 @@ class ObjectGraphTest {
         long top = 0x28_0000;
         g.list(top, middle);
         String shown = g.show(top);
-        assertThat(shown).startsWith("[[[1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1,").endsWith("]").contains("...");
+        assertThat(shown).startsWith("[[[1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1,").endsWith(", ...]");
         assertThat(g.reads).as("reads for one value").isLessThan(ValueFormatter.MAX_OBJECTS * 8);
     }
 
