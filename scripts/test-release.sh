@@ -62,6 +62,12 @@ for binding in jna jnr; do
 done
 pass "archive: dump with the jna and jnr bindings"
 
+# zstd's native library, loaded from its jar, must work in the trimmed runtime too.
+out=$(in_root "$remora" attach -a -d 0.5 --binary -o "$WORK/capture.bin" "$target" 2>&1) || fail "bin/remora attach --binary: $out"
+out=$(in_root "$remora" replay --collapsed -o "$WORK/replayed.txt" "$WORK/capture.bin" 2>&1) || fail "bin/remora replay: $out"
+grep -q busy_in_release_test "$CHROOT$WORK/replayed.txt" || fail "the replayed capture lacks the busy thread: $out"
+pass "archive: attach --binary (zstd) and replay"
+
 in_root bash -c "source $WORK/$name/share/bash-completion/completions/remora && complete -p remora" >/dev/null \
     || fail "the bash completion does not load"
 [ -s "$CHROOT$WORK/$name/share/zsh/site-functions/_remora" ] || fail "no zsh completion"

@@ -8,7 +8,8 @@ public enum OutputFormat {
     speedscope("speedscope.json"),
     gecko("json"),
     pprof("pb.gz"),
-    jsonl("jsonl");
+    jsonl("jsonl"),
+    binary("bin");
 
     private final String extension;
 

@@ -1,13 +1,12 @@
 package dev.remora.app.cli;
 
-import dev.remora.app.output.profile.pstats.PstatsTable;
+import dev.remora.app.output.profile.binary.BinaryCapture;
 import dev.remora.app.profiling.SamplingRate;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.profile.ProfileMode;
-import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
 import java.util.Locale;
 
 /** The sampling and output options shared by {@code run} and {@code attach}, spelled as CPython's profiler spells them. */
@@ -56,19 +55,8 @@ public final class ProfileOptions {
     @Option(names = "--realtime-stats", description = "Print the sampling rate and error rate live on stderr.")
     boolean realtimeStats;
 
-    @ArgGroup(exclusive = true)
-    FormatChoice format = new FormatChoice();
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Where to write the profile (default: pstats table on stdout; other formats FORMAT_PID.EXT).")
-    Path output;
-
-    @Option(names = "--sort", paramLabel = "KEY", defaultValue = "nsamples",
-            description = "pstats table order: nsamples, tottime, cumtime, sample-pct, cumul-pct, nsamples-cumul, name.")
-    String sort;
-
-    @Option(names = {"-l", "--limit"}, paramLabel = "N", defaultValue = "15", description = "pstats table rows (default: 15).")
-    int limit;
+    @Mixin
+    OutputOptions outputs = new OutputOptions();
 
     @Option(names = "--subprocesses", description = "Profile every Python process under the target too, each into its own"
             + " output (FILE_PID.EXT), as they appear.")
@@ -78,43 +66,9 @@ public final class ProfileOptions {
             + " (process PID: command line).")
     boolean merge;
 
-    @Option(names = "--no-summary", description = "Leave the summary section out of the pstats table.")
-    boolean noSummary;
-
-    @Option(names = "--browser", description = "Open the HTML output (--flamegraph) with the desktop's opener (xdg-open).")
-    boolean browser;
-
-    /** Exactly one output format; pstats when none is chosen. */
-    static final class FormatChoice {
-        @Option(names = "--pstats", description = "pstats table on stdout, or a marshal pstats file with -o (default).")
-        boolean pstats;
-        @Option(names = "--collapsed", description = "Collapsed stacks, one line per stack (flamegraph.pl, speedscope).")
-        boolean collapsed;
-        @Option(names = "--flamegraph", description = "A self-contained interactive HTML flamegraph.")
-        boolean flamegraph;
-        @Option(names = "--speedscope", description = "speedscope JSON.")
-        boolean speedscope;
-        @Option(names = "--gecko", description = "Firefox Profiler (gecko) JSON.")
-        boolean gecko;
-        @Option(names = "--pprof", description = "pprof: gzipped profile.proto.")
-        boolean pprof;
-        @Option(names = "--jsonl", description = "JSON lines, one record per sample window, written as sampling goes.")
-        boolean jsonl;
-
-        OutputFormat chosen() {
-            if (collapsed) return OutputFormat.collapsed;
-            if (flamegraph) return OutputFormat.flamegraph;
-            if (speedscope) return OutputFormat.speedscope;
-            if (gecko) return OutputFormat.gecko;
-            if (pprof) return OutputFormat.pprof;
-            if (jsonl) return OutputFormat.jsonl;
-            return OutputFormat.pstats;
-        }
-    }
-
     /** Checks every option that can be wrong, before anything is started or attached. */
     void validate() {
-        sortKey();
+        outputs.validate();
         durationNanos();
         if (asyncAware) {
             asyncMode();
@@ -125,11 +79,8 @@ public final class ProfileOptions {
         if (subprocesses && blocking) {
             throw new UserError("--subprocesses cannot go with --blocking", UserErrorHandler.EXIT_USAGE);
         }
-        if (browser && format() != OutputFormat.flamegraph) {
-            throw new UserError("--browser opens HTML outputs: it goes with --flamegraph", UserErrorHandler.EXIT_USAGE);
-        }
-        if (opcodes && (format() != OutputFormat.flamegraph || asyncAware)) {
-            throw new UserError("--opcodes goes with --flamegraph (and not with --async-aware)", UserErrorHandler.EXIT_USAGE);
+        if (opcodes && (format() != OutputFormat.flamegraph && format() != OutputFormat.binary || asyncAware)) {
+            throw new UserError("--opcodes goes with --flamegraph or --binary (and not with --async-aware)", UserErrorHandler.EXIT_USAGE);
         }
     }
 
@@ -143,16 +94,12 @@ public final class ProfileOptions {
     }
 
     OutputFormat format() {
-        return format.chosen();
+        return outputs.format();
     }
 
-    PstatsTable.SortKey sortKey() {
-        try {
-            return PstatsTable.SortKey.fromOption(sort);
-        } catch (IllegalArgumentException e) {
-            throw new UserError("unknown --sort key '%s' (nsamples, tottime, cumtime, sample-pct, cumul-pct, nsamples-cumul, name)"
-                    .formatted(sort), UserErrorHandler.EXIT_USAGE);
-        }
+    /** The binary format's capture features of these options. */
+    int captureFeatures() {
+        return BinaryCapture.features(allThreads, nativeFrames, !noGc, opcodes);
     }
 
     long durationNanos() {

@@ -1,5 +1,7 @@
 package dev.remora.app.cli;
 
+import dev.remora.app.output.profile.binary.BinaryCapture;
+import dev.remora.app.output.profile.binary.BinaryWriter;
 import dev.remora.app.output.profile.collapsed.CollapsedWriter;
 import dev.remora.app.output.profile.flamegraph.FlamegraphWriter;
 import dev.remora.app.output.profile.gecko.GeckoWriter;
@@ -27,23 +29,34 @@ import java.util.Optional;
 final class ProfileOutput implements ProfileSink {
 
     private final OutputFormat format;
-    private final ProfileOptions options;
+    private final OutputOptions options;
+    /** The capture features a binary capture records; -1 when they are not known (a replay). */
+    private final int features;
     private final Optional<Path> file;
     private final PrintWriter out;
     private final PrintWriter err;
     private SampleStream stream;
     private IOException streamFailure;
 
-    private ProfileOutput(OutputFormat format, ProfileOptions options, Optional<Path> file, PrintWriter out, PrintWriter err) {
+    private ProfileOutput(OutputFormat format, OutputOptions options, int features, Optional<Path> file, PrintWriter out,
+                          PrintWriter err) {
         this.format = format;
         this.options = options;
+        this.features = features;
         this.file = file;
         this.out = out;
         this.err = err;
     }
 
     static ProfileOutput prepare(ProfileOptions options, int pid, PrintWriter out, PrintWriter err) throws IOException {
-        return prepare(options, Optional.ofNullable(options.output), pid, out, err);
+        options.validate();
+        return prepare(options.outputs, options.captureFeatures(), Optional.ofNullable(options.outputs.output), pid, out, err);
+    }
+
+    /** The output of a profile read back from a capture ({@code replay}). */
+    static ProfileOutput prepareForReplay(OutputOptions options, int pid, PrintWriter out, PrintWriter err) throws IOException {
+        options.validate();
+        return prepare(options, -1, Optional.ofNullable(options.output), pid, out, err);
     }
 
     /**
@@ -52,9 +65,10 @@ final class ProfileOutput implements ProfileSink {
      */
     static ProfileOutput prepareForProcessOfTree(ProfileOptions options, int pid, PrintWriter out, PrintWriter err)
             throws IOException {
-        Optional<Path> named = Optional.ofNullable(options.output)
+        options.validate();
+        Optional<Path> named = Optional.ofNullable(options.outputs.output)
                 .map(path -> Files.isDirectory(path) ? path : withPid(path, pid));
-        return prepare(options, named, pid, out, err);
+        return prepare(options.outputs, options.captureFeatures(), named, pid, out, err);
     }
 
     private static Path withPid(Path path, int pid) {
@@ -64,10 +78,9 @@ final class ProfileOutput implements ProfileSink {
         return path.resolveSibling(named);
     }
 
-    private static ProfileOutput prepare(ProfileOptions options, Optional<Path> named, int pid, PrintWriter out, PrintWriter err)
-            throws IOException {
+    private static ProfileOutput prepare(OutputOptions options, int features, Optional<Path> named, int pid, PrintWriter out,
+                                         PrintWriter err) throws IOException {
         OutputFormat format = options.format();
-        options.validate();
         Optional<Path> file = named;
         if (file.isPresent() && Files.isDirectory(file.get())) {
             file = Optional.of(file.get().resolve(format.defaultFileName(pid)));
@@ -82,18 +95,19 @@ final class ProfileOutput implements ProfileSink {
                         UserErrorHandler.EXIT_USAGE);
             }
         }
-        return new ProfileOutput(format, options, file, out, err);
+        return new ProfileOutput(format, options, features, file, out, err);
     }
 
     @Override
     public void window(Profile profile, int from, int to) {
-        if (format != OutputFormat.jsonl || streamFailure != null) {
+        if (format != OutputFormat.jsonl && format != OutputFormat.binary || streamFailure != null) {
             return;
         }
         try {
             // Opened with the first samples, so a run that never samples leaves no empty file behind.
             if (stream == null) {
-                stream = new JsonlStream(new BufferedOutputStream(Files.newOutputStream(file.orElseThrow())));
+                stream = format == OutputFormat.binary ? new BinaryCapture(file.orElseThrow(), options.zstd(), features)
+                        : new JsonlStream(new BufferedOutputStream(Files.newOutputStream(file.orElseThrow())));
             }
             stream.window(profile, from, to);
         } catch (IOException e) {
@@ -152,6 +166,7 @@ final class ProfileOutput implements ProfileSink {
             case speedscope -> new SpeedscopeWriter();
             case gecko -> new GeckoWriter();
             case pprof -> new PprofWriter();
+            case binary -> new BinaryWriter(options.zstd());
             case jsonl -> (profile, o) -> {
                 try (JsonlStream s = new JsonlStream(o)) {
                     s.window(profile, 0, profile.samples().size());

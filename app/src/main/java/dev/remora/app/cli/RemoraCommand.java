@@ -20,6 +20,7 @@ public final class RemoraCommand implements Runnable {
         SUBCOMMANDS.put("dump", DumpCommand.class);
         SUBCOMMANDS.put("bench", BenchCommand.class);
         SUBCOMMANDS.put("ps", PsCommand.class);
+        SUBCOMMANDS.put("replay", ReplayCommand.class);
     }
 
     @CommandLine.Spec

@@ -16,7 +16,9 @@ public record StackProblem(Kind kind, String detail, int rereads) {
         /** What was read is not a stack: a bad frame owner, a loop, a malformed code object. */
         MALFORMED("malformed stack"),
         /** The whole walk failed before reaching the threads. */
-        WALK_FAILED("walk failed");
+        WALK_FAILED("walk failed"),
+        /** Counted by another profiler whose capture does not say why (a replayed CPython capture). */
+        UNRECORDED("reason not recorded");
 
         private final String label;
 

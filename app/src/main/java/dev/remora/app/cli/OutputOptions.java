@@ -1,0 +1,99 @@
+package dev.remora.app.cli;
+
+import dev.remora.app.output.profile.pstats.PstatsTable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+
+/** Which profile format to write and where: shared by {@code run}, {@code attach} and {@code replay}. */
+public final class OutputOptions {
+
+    @ArgGroup(exclusive = true)
+    FormatChoice format = new FormatChoice();
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "Where to write the profile (default: pstats table on stdout; other formats FORMAT_PID.EXT).")
+    Path output;
+
+    @Option(names = "--sort", paramLabel = "KEY", defaultValue = "nsamples",
+            description = "pstats table order: nsamples, tottime, cumtime, sample-pct, cumul-pct, nsamples-cumul, name.")
+    String sort;
+
+    @Option(names = {"-l", "--limit"}, paramLabel = "N", defaultValue = "15", description = "pstats table rows (default: 15).")
+    int limit;
+
+    @Option(names = "--no-summary", description = "Leave the summary section out of the pstats table.")
+    boolean noSummary;
+
+    @Option(names = "--browser", description = "Open the HTML output (--flamegraph) with the desktop's opener (xdg-open).")
+    boolean browser;
+
+    @Option(names = "--compression", paramLabel = "auto|zstd|none", defaultValue = "auto",
+            description = "With --binary: compress the samples with zstd (auto, the default, means zstd).")
+    String compression;
+
+    /** Exactly one output format; pstats when none is chosen. */
+    static final class FormatChoice {
+        @Option(names = "--pstats", description = "pstats table on stdout, or a marshal pstats file with -o (default).")
+        boolean pstats;
+        @Option(names = "--collapsed", description = "Collapsed stacks, one line per stack (flamegraph.pl, speedscope).")
+        boolean collapsed;
+        @Option(names = "--flamegraph", description = "A self-contained interactive HTML flamegraph.")
+        boolean flamegraph;
+        @Option(names = "--speedscope", description = "speedscope JSON.")
+        boolean speedscope;
+        @Option(names = "--gecko", description = "Firefox Profiler (gecko) JSON.")
+        boolean gecko;
+        @Option(names = "--pprof", description = "pprof: gzipped profile.proto.")
+        boolean pprof;
+        @Option(names = "--jsonl", description = "JSON lines, one record per sample window, written as sampling goes.")
+        boolean jsonl;
+        @Option(names = "--binary", description = "Every sample in CPython 3.15's binary format (written as sampling goes;"
+                + " remora replay and python3.15 -m profiling.sampling replay read it).")
+        boolean binary;
+
+        OutputFormat chosen() {
+            if (collapsed) return OutputFormat.collapsed;
+            if (flamegraph) return OutputFormat.flamegraph;
+            if (speedscope) return OutputFormat.speedscope;
+            if (gecko) return OutputFormat.gecko;
+            if (pprof) return OutputFormat.pprof;
+            if (jsonl) return OutputFormat.jsonl;
+            if (binary) return OutputFormat.binary;
+            return OutputFormat.pstats;
+        }
+    }
+
+    OutputFormat format() {
+        return format.chosen();
+    }
+
+    /** Checks what can be wrong of these options alone. */
+    void validate() {
+        sortKey();
+        zstd();
+        if (browser && format() != OutputFormat.flamegraph) {
+            throw new UserError("--browser opens HTML outputs: it goes with --flamegraph", UserErrorHandler.EXIT_USAGE);
+        }
+    }
+
+    /** Whether binary captures compress their samples. */
+    boolean zstd() {
+        return switch (compression) {
+            case "auto", "zstd" -> true;
+            case "none" -> false;
+            default -> throw new UserError("unknown --compression '%s' (auto, zstd, none)".formatted(compression),
+                    UserErrorHandler.EXIT_USAGE);
+        };
+    }
+
+    PstatsTable.SortKey sortKey() {
+        try {
+            return PstatsTable.SortKey.fromOption(sort);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("unknown --sort key '%s' (nsamples, tottime, cumtime, sample-pct, cumul-pct, nsamples-cumul, name)"
+                    .formatted(sort), UserErrorHandler.EXIT_USAGE);
+        }
+    }
+}
