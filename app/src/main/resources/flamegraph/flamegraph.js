@@ -2,10 +2,11 @@
 // The flamegraph page: draws the embedded call tree as absolutely placed boxes (one per frame),
 // and redraws on zoom, search, thread filter and inversion. The data layout is documented in
 // FlamegraphData.java: nodes are [parent, function, file, line, total, self, [thread, total, self, ...]].
+// A differential page also holds the baseline's nodes; each frame is then coloured by how its share
+// of the samples changed: red grew, blue shrank, purple is not in the baseline.
 (function () {
   const data = JSON.parse(document.getElementById('profile-data').textContent);
   const strings = data.strings;
-  const rows = data.nodes;
   const ROW_HEIGHT = 18;
   const MIN_WIDTH = 0.5; // px: narrower frames (and so their children) are not drawn
   const LABEL_MIN_WIDTH = 36; // px: narrower frames show no text
@@ -20,6 +21,8 @@
   let root = null;       // the view tree for the current thread and orientation
   let zoomed = null;     // the node drawn full width
   let drawn = [];        // drawn nodes, by the data-node index of their boxes
+  const baseline = data.baseline || null;
+  let baseRoot = null;   // the baseline's view tree, in the same orientation
 
   // ---- view trees ---------------------------------------------------------------------------
 
@@ -32,7 +35,7 @@
   }
 
   // [total, self] of a row under the thread filter.
-  function rowValues(row) {
+  function currentValues(row) {
     if (state.thread < 0) return [row[4], row[5]];
     const perThread = row[6];
     for (let i = 0; i < perThread.length; i += 3) {
@@ -42,7 +45,7 @@
   }
 
   // Callees under callers, as written: rows come parent first and siblings in drawing order.
-  function buildCallTree() {
+  function buildCallTree(rows = data.nodes, rowValues = currentValues) {
     const nodes = new Array(rows.length);
     const top = newNode('', '', -1, null);
     for (let i = 0; i < rows.length; i++) {
@@ -64,7 +67,7 @@
 
   // Leaf-first stacks: each node's own samples are added along the path from it up to the root,
   // so the top level holds the functions samples ended in and below them who called them.
-  function buildInvertedTree() {
+  function buildInvertedTree(rows = data.nodes, rowValues = currentValues) {
     const top = newNode('', '', -1, null);
     for (let i = 1; i < rows.length; i++) {
       const self = rowValues(rows[i])[1];
@@ -111,12 +114,43 @@
   function rebuild(keepZoom) {
     const keys = keepZoom && zoomed ? path(zoomed).slice(1).map(n => key(n.func, n.file, n.line)) : [];
     root = state.inverted ? buildInvertedTree() : buildCallTree();
+    if (baseline) {
+      const all = r => [r[4], r[5]]; // the baseline's other threads: no filter applies
+      baseRoot = state.inverted ? buildInvertedTree(baseline.nodes, all) : buildCallTree(baseline.nodes, all);
+      compare(root, baseRoot);
+    }
     zoomed = root;
     for (const k of keys) {
       const next = zoomed.children.find(c => key(c.func, c.file, c.line) === k);
       if (!next) break;
       zoomed = next;
     }
+  }
+
+  // Another run's paths may differ in directory (a collapsed baseline names files by basename).
+  function diffKey(n) {
+    return n.func + '\u0000' + n.file.slice(n.file.lastIndexOf('/') + 1) + '\u0000' + n.line;
+  }
+
+  // Pairs each frame with the baseline's frame at the same path, and notes the baseline's frames
+  // under it that are gone.
+  function compare(n, b) {
+    n.base = b;
+    const byKey = new Map();
+    if (b) for (const c of b.children) byKey.set(diffKey(c), c);
+    for (const c of n.children) {
+      const k = diffKey(c);
+      compare(c, byKey.get(k) || null);
+      byKey.delete(k);
+    }
+    n.gone = [...byKey.values()].sort((x, y) => y.value - x.value);
+  }
+
+  // Percentage points the frame's share of all samples changed since the baseline.
+  function change(n) {
+    const now = root.value > 0 ? 100 * n.value / root.value : 0;
+    const then = n.base && baseRoot.value > 0 ? 100 * n.base.value / baseRoot.value : 0;
+    return now - then;
   }
 
   // ---- text ---------------------------------------------------------------------------------
@@ -151,12 +185,22 @@
   // Warm colours, stable per function and file; pseudo-frames grey.
   function colour(n) {
     if (n === root) return 'hsl(0, 0%, 80%)';
+    if (baseline) return diffColour(n);
     if (isPseudo(n)) return 'hsl(220, 8%, 72%)';
     let h = 0;
     const s = n.func + n.file;
     for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0;
     h = Math.abs(h);
     return 'hsl(' + (h % 50) + ', ' + (65 + (h >> 6) % 25) + '%, ' + (58 + (h >> 11) % 12) + '%)';
+  }
+
+  // Red for a share that grew, blue for one that shrank, the deeper the more points; purple: new.
+  function diffColour(n) {
+    if (!n.base) return 'hsl(280, 55%, 72%)';
+    const d = change(n);
+    const depth = Math.min(40, Math.abs(d) * 4);
+    if (Math.abs(d) < 0.05) return 'hsl(0, 0%, 92%)';
+    return d > 0 ? 'hsl(0, 85%, ' + (92 - depth) + '%)' : 'hsl(220, 85%, ' + (92 - depth) + '%)';
   }
 
   // ---- drawing ------------------------------------------------------------------------------
@@ -271,6 +315,16 @@
     if (n !== root && where(n)) line('where', where(n));
     line('', 'Samples: ' + number.format(n.value) + ' (' + percent(n.value, root.value) + ')');
     line('', 'Self: ' + number.format(n.self) + ' (' + percent(n.self, root.value) + ')');
+    if (baseline) {
+      const then = n.base ? percent(n.base.value, baseRoot.value) : null;
+      const d = change(n);
+      line('diff', then === null ? 'Not in the baseline (now ' + percent(n.value, root.value) + ')'
+        : 'Baseline ' + then + ', now ' + percent(n.value, root.value) + ' (' + (d >= 0 ? '+' : '') + d.toFixed(2) + ' points)');
+      if (n.gone && n.gone.length) {
+        line('gone', 'Gone since the baseline: ' + n.gone.slice(0, 3)
+          .map(g => g.func + ' ' + percent(g.value, baseRoot.value)).join(', ') + (n.gone.length > 3 ? ', ...' : ''));
+      }
+    }
     if (n.opcodes && n.opcodes.length) {
       const ops = n.opcodes.slice().sort((a, b) => b[1] - a[1]).slice(0, 3);
       const all = n.opcodes.reduce((sum, o) => sum + o[1], 0);
@@ -316,6 +370,9 @@
       items.push(['Errors', number.format(m.errors) + (reasons.length ? ' (' + reasons.join(', ') + ')' : '')]);
     }
     if (m.missed > 0) items.push(['Missed', number.format(m.missed)]);
+    if (baseline) {
+      items.push(['Compared with', baseline.name + ' (' + number.format(baseline.samples) + ' samples): red grew, blue shrank, purple is new']);
+    }
     const list = document.getElementById('meta');
     for (const [name, value] of items) {
       const item = document.createElement('div');

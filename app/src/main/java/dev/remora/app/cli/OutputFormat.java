@@ -9,7 +9,8 @@ public enum OutputFormat {
     gecko("json"),
     pprof("pb.gz"),
     jsonl("jsonl"),
-    binary("bin");
+    binary("bin"),
+    diff_flamegraph("html");
 
     private final String extension;
 

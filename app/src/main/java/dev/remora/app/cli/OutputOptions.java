@@ -49,6 +49,9 @@ public final class OutputOptions {
         boolean pprof;
         @Option(names = "--jsonl", description = "JSON lines, one record per sample window, written as sampling goes.")
         boolean jsonl;
+        @Option(names = "--diff-flamegraph", paramLabel = "BASELINE", description = "A flamegraph coloured by how each"
+                + " frame's share changed since BASELINE (a binary capture or collapsed stacks): red grew, blue shrank.")
+        Path diffBaseline;
         @Option(names = "--binary", description = "Every sample in CPython 3.15's binary format (written as sampling goes;"
                 + " remora replay and python3.15 -m profiling.sampling replay read it).")
         boolean binary;
@@ -61,6 +64,7 @@ public final class OutputOptions {
             if (pprof) return OutputFormat.pprof;
             if (jsonl) return OutputFormat.jsonl;
             if (binary) return OutputFormat.binary;
+            if (diffBaseline != null) return OutputFormat.diff_flamegraph;
             return OutputFormat.pstats;
         }
     }
@@ -73,8 +77,9 @@ public final class OutputOptions {
     void validate() {
         sortKey();
         zstd();
-        if (browser && format() != OutputFormat.flamegraph) {
-            throw new UserError("--browser opens HTML outputs: it goes with --flamegraph", UserErrorHandler.EXIT_USAGE);
+        if (browser && format() != OutputFormat.flamegraph && format() != OutputFormat.diff_flamegraph) {
+            throw new UserError("--browser opens HTML outputs: it goes with --flamegraph or --diff-flamegraph",
+                    UserErrorHandler.EXIT_USAGE);
         }
     }
 

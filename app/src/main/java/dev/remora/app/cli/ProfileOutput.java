@@ -35,6 +35,8 @@ final class ProfileOutput implements ProfileSink {
     private final Optional<Path> file;
     private final PrintWriter out;
     private final PrintWriter err;
+    /** The profile a differential flamegraph compares with; null for other formats. */
+    private final Profile baseline;
     private SampleStream stream;
     private IOException streamFailure;
 
@@ -43,6 +45,7 @@ final class ProfileOutput implements ProfileSink {
         this.format = format;
         this.options = options;
         this.features = features;
+        this.baseline = format == OutputFormat.diff_flamegraph ? BaselineProfile.read(options.format.diffBaseline) : null;
         this.file = file;
         this.out = out;
         this.err = err;
@@ -163,6 +166,7 @@ final class ProfileOutput implements ProfileSink {
             case pstats -> new PstatsWriter();
             case collapsed -> new CollapsedWriter();
             case flamegraph -> new FlamegraphWriter();
+            case diff_flamegraph -> new FlamegraphWriter(options.format.diffBaseline.getFileName().toString(), baseline);
             case speedscope -> new SpeedscopeWriter();
             case gecko -> new GeckoWriter();
             case pprof -> new PprofWriter();

@@ -14,6 +14,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The JSON a flamegraph page embeds:
@@ -30,15 +31,30 @@ import java.util.Map;
  * Nodes come in preorder (a parent before its children), node 0 is the root of all threads, parent
  * is a node index (-1 for the root), function and file index the string table, line is -1 where
  * absent, and the last field lists the node's samples for each thread that has any.
+ *
+ * <p>A differential flamegraph adds {@code "baseline": {name, samples, nodes: [[parent, function,
+ * file, line, total, self], ...]}}: the baseline profile's tree, its strings in the same table.
  */
 final class FlamegraphData {
 
     private FlamegraphData() {}
 
+    /** A profile drawn against this baseline, named as the user named it. */
+    record Baseline(String name, long samples, FlamegraphTree tree) {}
+
     /** The data, safe inside the page's script element. */
     static String json(Profile profile, FlamegraphTree tree) {
+        return json(profile, tree, Optional.empty());
+    }
+
+    static String json(Profile profile, FlamegraphTree tree, Optional<Baseline> baseline) {
         List<FlamegraphTree.Node> preorder = tree.preorder();
+        List<FlamegraphTree.Node> basePreorder = baseline.map(b -> b.tree().preorder()).orElse(List.of());
         FlamegraphStrings strings = strings(preorder);
+        for (FlamegraphTree.Node node : basePreorder) {
+            strings.index(node.function);
+            strings.index(node.file);
+        }
         return JsonWriter.text(JsonEscaping.HTML_SCRIPT, json -> {
             json.beginObject().name("meta");
             meta(profile, json);
@@ -49,7 +65,13 @@ final class FlamegraphData {
                 json.value(s);
             }
             json.endArray().name("nodes");
-            nodes(preorder, strings, json);
+            nodes(preorder, strings, Detail.PER_THREAD, json);
+            if (baseline.isPresent()) {
+                json.name("baseline").beginObject().name("name").value(baseline.get().name())
+                        .name("samples").value(baseline.get().samples()).name("nodes");
+                nodes(basePreorder, strings, Detail.TOTALS, json);
+                json.endObject();
+            }
             json.endObject();
         });
     }
@@ -66,7 +88,10 @@ final class FlamegraphData {
         return strings;
     }
 
-    private static void nodes(List<FlamegraphTree.Node> preorder, FlamegraphStrings strings, JsonWriter json)
+    /** How much a node row says: a baseline's rows stop at the totals (its threads are another run's). */
+    private enum Detail { PER_THREAD, TOTALS }
+
+    private static void nodes(List<FlamegraphTree.Node> preorder, FlamegraphStrings strings, Detail detail, JsonWriter json)
             throws IOException {
         Map<FlamegraphTree.Node, Integer> index = new IdentityHashMap<>();
         json.beginArray();
@@ -79,8 +104,12 @@ final class FlamegraphData {
                     .value(strings.index(node.file))
                     .value(node.line)
                     .value(counts.totalSum())
-                    .value(counts.selfSum())
-                    .beginArray();
+                    .value(counts.selfSum());
+            if (detail == Detail.TOTALS) {
+                json.endArray();
+                continue;
+            }
+            json.beginArray();
             for (int e = 0; e < counts.size(); e++) {
                 json.value(counts.thread(e)).value(counts.total(e)).value(counts.self(e));
             }

@@ -7,6 +7,7 @@ import dev.remora.domain.profile.ProfileInfo;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * Writes a profile as one self-contained HTML page: an interactive flamegraph (zoom, search, thread
@@ -15,16 +16,29 @@ import java.nio.charset.StandardCharsets;
 public final class FlamegraphWriter implements ProfileWriter {
 
     private final FlamegraphTemplate template = FlamegraphTemplate.load();
+    private final Optional<FlamegraphData.Baseline> baseline;
+
+    public FlamegraphWriter() {
+        this.baseline = Optional.empty();
+    }
+
+    /**
+     * A differential flamegraph: each frame coloured by how its share of the samples changed since
+     * {@code baseline} (named {@code name} on the page).
+     */
+    public FlamegraphWriter(String name, Profile baseline) {
+        this.baseline = Optional.of(new FlamegraphData.Baseline(name, baseline.samples().size(), FlamegraphTree.of(baseline)));
+    }
 
     @Override
     public void write(Profile profile, OutputStream out) throws IOException {
-        String json = FlamegraphData.json(profile, FlamegraphTree.of(profile));
+        String json = FlamegraphData.json(profile, FlamegraphTree.of(profile), baseline);
         out.write(template.fill(title(profile.info()), json).getBytes(StandardCharsets.UTF_8));
         out.flush();
     }
 
-    private static String title(ProfileInfo info) {
+    private String title(ProfileInfo info) {
         String version = info.pythonVersion() == null ? "" : ", Python " + info.pythonVersion();
-        return "Flamegraph of pid " + info.pid() + version;
+        return (baseline.isPresent() ? "Differential flamegraph of pid " : "Flamegraph of pid ") + info.pid() + version;
     }
 }
