@@ -30,6 +30,8 @@ apt_install() {
 command -v debootstrap >/dev/null || apt_install debootstrap
 # scripts/version-tables compiles a small program against each old version's headers.
 command -v gcc >/dev/null || apt_install gcc
+# The live view (remora top) is tested in a tmux window.
+command -v tmux >/dev/null || apt_install tmux
 
 mkdir -p "$CACHE"
 # build_root SUITE DIR PACKAGES: a minimal Debian root with PACKAGES. The marker records what the root

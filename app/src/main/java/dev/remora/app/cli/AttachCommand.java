@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
 /** {@code remora attach}: profile a running process. */
 @Command(name = "attach", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Profile a running Python process until it exits, the duration is over, or Ctrl-C.")
-public final class AttachCommand implements Callable<Integer> {
+public class AttachCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
@@ -36,10 +36,12 @@ public final class AttachCommand implements Callable<Integer> {
             return new ProcessTreeProfiler(profile, target.backend, spec.commandLine().getOut(), spec.commandLine().getErr())
                     .run(target.pid, () -> ProcessHandle.of(target.pid).map(ProcessHandle::isAlive).orElse(false));
         }
-        // A bad output path fails before anything is sampled.
-        ProfileOutput output = ProfileOutput.prepare(profile, target.pid, spec.commandLine().getOut(), spec.commandLine().getErr());
+        // A bad output path fails before anything is attached; the live view takes the screen only once attached.
+        ProfileOutput file = profile.live ? null
+                : ProfileOutput.prepare(profile, target.pid, spec.commandLine().getOut(), spec.commandLine().getErr());
         try (TargetPorts ports = target.open()) {
             PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
+            ProfileSink output = file != null ? file : LiveView.open(spec.commandLine().getOut());
             return new ProfileSession(process, ports.image(), profile, output, spec.commandLine().getErr())
                     .run(() -> alive(ports));
         }

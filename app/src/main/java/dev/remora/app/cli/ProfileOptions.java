@@ -58,6 +58,10 @@ public final class ProfileOptions {
     @Mixin
     OutputOptions outputs = new OutputOptions();
 
+    @Option(names = "--live", description = "A full-screen live view of the functions the target runs (as remora top),"
+            + " instead of a profile file.")
+    boolean live;
+
     @Option(names = "--subprocesses", description = "Profile every Python process under the target too, each into its own"
             + " output (FILE_PID.EXT), as they appear.")
     boolean subprocesses;
@@ -72,6 +76,10 @@ public final class ProfileOptions {
         durationNanos();
         if (asyncAware) {
             asyncMode();
+        }
+        if (live && (subprocesses || outputs.output != null || format() != OutputFormat.pstats || realtimeStats)) {
+            throw new UserError("--live shows the profile on the terminal: it goes without --subprocesses, -o, an output"
+                    + " format or --realtime-stats", UserErrorHandler.EXIT_USAGE);
         }
         if (merge && !subprocesses) {
             throw new UserError("--merge goes with --subprocesses", UserErrorHandler.EXIT_USAGE);

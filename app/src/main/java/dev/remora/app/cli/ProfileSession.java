@@ -96,7 +96,8 @@ final class ProfileSession {
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         started();
         try {
-            SamplingStats stats = sampler.run(interrupted::get, targetAlive);
+            SamplingStats stats = sampler.run(() -> interrupted.get() || output.stopRequested(), targetAlive);
+            output.samplingEnded();
             if (listener.drewLine) {
                 err.println();
             }
@@ -193,7 +194,8 @@ final class ProfileSession {
         @Override
         public void tick(Profile profile, SamplerProgress live) {
             nameThreads(profile);
-            if (options.realtimeStats || progress) {
+            output.progress(live);
+            if (!output.ownsTerminal() && (options.realtimeStats || progress)) {
                 err.printf(Locale.ROOT, "\r\033[KSamples: %d  rate: %.1f Hz  last call: %.1f µs  errors: %.2f%%  missed: %d",
                         live.samples(), live.rate(), live.recentCallNanos() / 1e3, live.errorPercent(), live.missed());
                 if (!options.realtimeStats) {

@@ -1,5 +1,6 @@
 package dev.remora.app.cli;
 
+import dev.remora.app.profiling.SamplerProgress;
 import dev.remora.domain.profile.Profile;
 
 import java.io.IOException;
@@ -12,4 +13,20 @@ interface ProfileSink {
 
     /** Sampling is over: the whole profile. */
     void write(Profile profile) throws IOException;
+
+    /** How sampling goes, about once a second. */
+    default void progress(SamplerProgress live) {}
+
+    /** Whether this sink draws on the terminal itself, so that no progress line may be printed. */
+    default boolean ownsTerminal() {
+        return false;
+    }
+
+    /** Whether the user asked to stop (the live view's q). */
+    default boolean stopRequested() {
+        return false;
+    }
+
+    /** Sampling stopped; the summary comes next, then {@link #write}. */
+    default void samplingEnded() {}
 }

@@ -21,6 +21,7 @@ public final class RemoraCommand implements Runnable {
         SUBCOMMANDS.put("bench", BenchCommand.class);
         SUBCOMMANDS.put("ps", PsCommand.class);
         SUBCOMMANDS.put("replay", ReplayCommand.class);
+        SUBCOMMANDS.put("top", TopCommand.class);
     }
 
     @CommandLine.Spec

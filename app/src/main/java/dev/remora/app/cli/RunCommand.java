@@ -66,9 +66,10 @@ public final class RunCommand implements Callable<Integer> {
                 }
                 return code;
             }
-            ProfileOutput output = ProfileOutput.prepare(profile, target.pid(), spec.commandLine().getOut(),
-                    spec.commandLine().getErr());
+            ProfileOutput file = profile.live ? null
+                    : ProfileOutput.prepare(profile, target.pid(), spec.commandLine().getOut(), spec.commandLine().getErr());
             PythonProcess process = target.attach(backend);
+            ProfileSink output = file != null ? file : LiveView.open(spec.commandLine().getOut());
             ProfileSession session = new ProfileSession(process, target.ports().image(), profile, output,
                     spec.commandLine().getErr());
             int code = session.run(target::alive);
