@@ -10,7 +10,8 @@ public enum OutputFormat {
     pprof("pb.gz"),
     jsonl("jsonl"),
     binary("bin"),
-    diff_flamegraph("html");
+    diff_flamegraph("html"),
+    heatmap("html");
 
     private final String extension;
 

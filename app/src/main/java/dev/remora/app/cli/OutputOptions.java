@@ -52,6 +52,9 @@ public final class OutputOptions {
         @Option(names = "--diff-flamegraph", paramLabel = "BASELINE", description = "A flamegraph coloured by how each"
                 + " frame's share changed since BASELINE (a binary capture or collapsed stacks): red grew, blue shrank.")
         Path diffBaseline;
+        @Option(names = "--heatmap", description = "A self-contained HTML page of the sampled files' source, each line"
+                + " shaded by its samples.")
+        boolean heatmap;
         @Option(names = "--binary", description = "Every sample in CPython 3.15's binary format (written as sampling goes;"
                 + " remora replay and python3.15 -m profiling.sampling replay read it).")
         boolean binary;
@@ -64,6 +67,7 @@ public final class OutputOptions {
             if (pprof) return OutputFormat.pprof;
             if (jsonl) return OutputFormat.jsonl;
             if (binary) return OutputFormat.binary;
+            if (heatmap) return OutputFormat.heatmap;
             if (diffBaseline != null) return OutputFormat.diff_flamegraph;
             return OutputFormat.pstats;
         }
@@ -77,8 +81,9 @@ public final class OutputOptions {
     void validate() {
         sortKey();
         zstd();
-        if (browser && format() != OutputFormat.flamegraph && format() != OutputFormat.diff_flamegraph) {
-            throw new UserError("--browser opens HTML outputs: it goes with --flamegraph or --diff-flamegraph",
+        if (browser && format() != OutputFormat.flamegraph && format() != OutputFormat.diff_flamegraph
+                && format() != OutputFormat.heatmap) {
+            throw new UserError("--browser opens HTML outputs: it goes with --flamegraph, --diff-flamegraph or --heatmap",
                     UserErrorHandler.EXIT_USAGE);
         }
     }

@@ -3,7 +3,9 @@ package dev.remora.app.cli;
 import dev.remora.app.output.profile.binary.BinaryCapture;
 import dev.remora.app.output.profile.binary.BinaryWriter;
 import dev.remora.app.output.profile.collapsed.CollapsedWriter;
+import dev.remora.app.output.dump.SourceLines;
 import dev.remora.app.output.profile.flamegraph.FlamegraphWriter;
+import dev.remora.app.output.profile.heatmap.HeatmapWriter;
 import dev.remora.app.output.profile.gecko.GeckoWriter;
 import dev.remora.app.output.profile.jsonl.JsonlStream;
 import dev.remora.app.output.profile.pprof.PprofWriter;
@@ -13,6 +15,7 @@ import dev.remora.app.output.profile.pstats.PstatsWriter;
 import dev.remora.app.output.profile.SampleStream;
 import dev.remora.app.output.profile.speedscope.SpeedscopeWriter;
 import dev.remora.domain.profile.Profile;
+import dev.remora.ports.ProcessImage;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -20,6 +23,7 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -27,6 +31,8 @@ import java.util.Optional;
  * fast; if writing still fails at the end, the profile goes to a temporary file instead of being lost.
  */
 final class ProfileOutput implements ProfileSink {
+
+    private static final long MAX_SOURCE = 16 << 20;
 
     private final OutputFormat format;
     private final OutputOptions options;
@@ -38,6 +44,9 @@ final class ProfileOutput implements ProfileSink {
     /** The profile a differential flamegraph compares with; null for other formats. */
     private final Profile baseline;
     private SampleStream stream;
+    /** The heatmap's sources, read while the target runs; null until a session says where. */
+    private SourceLines sources;
+    private int framesRead;
     private IOException streamFailure;
 
     private ProfileOutput(OutputFormat format, OutputOptions options, int features, Optional<Path> file, PrintWriter out,
@@ -102,7 +111,40 @@ final class ProfileOutput implements ProfileSink {
     }
 
     @Override
+    public void sourcesFrom(ProcessImage image) {
+        if (format == OutputFormat.heatmap) {
+            sources = new SourceLines(image);
+        }
+    }
+
+    /** Reads the files of frames met since the last window, while the target can still be read. */
+    private void readSources(Profile profile) {
+        int frames = profile.frames().size();
+        for (; framesRead < frames; framesRead++) {
+            sources.lines(profile.frames().get(framesRead).file());
+        }
+    }
+
+    /** A file as the target saw it, else as this machine has it. */
+    private Optional<List<String>> source(String file) {
+        Optional<List<String>> seen = sources == null ? Optional.empty() : sources.lines(file);
+        if (seen.isPresent() || file.startsWith("<")) {
+            return seen;
+        }
+        try {
+            Path path = Path.of(file);
+            return Files.isRegularFile(path) && Files.size(path) < MAX_SOURCE ? Optional.of(Files.readAllLines(path))
+                    : Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
     public void window(Profile profile, int from, int to) {
+        if (sources != null) {
+            readSources(profile);
+        }
         if (format != OutputFormat.jsonl && format != OutputFormat.binary || streamFailure != null) {
             return;
         }
@@ -166,6 +208,7 @@ final class ProfileOutput implements ProfileSink {
             case pstats -> new PstatsWriter();
             case collapsed -> new CollapsedWriter();
             case flamegraph -> new FlamegraphWriter();
+            case heatmap -> new HeatmapWriter(this::source);
             case diff_flamegraph -> new FlamegraphWriter(options.format.diffBaseline.getFileName().toString(), baseline);
             case speedscope -> new SpeedscopeWriter();
             case gecko -> new GeckoWriter();

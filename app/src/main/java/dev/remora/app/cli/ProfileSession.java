@@ -48,6 +48,7 @@ final class ProfileSession {
         this.options = options;
         this.output = output;
         this.err = err;
+        output.sourcesFrom(image);
     }
 
     /** Whether the last {@link #run} ended because the target went away. */

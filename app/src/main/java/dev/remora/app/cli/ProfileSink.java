@@ -2,6 +2,7 @@ package dev.remora.app.cli;
 
 import dev.remora.app.profiling.SamplerProgress;
 import dev.remora.domain.profile.Profile;
+import dev.remora.ports.ProcessImage;
 
 import java.io.IOException;
 
@@ -13,6 +14,9 @@ interface ProfileSink {
 
     /** Sampling is over: the whole profile. */
     void write(Profile profile) throws IOException;
+
+    /** Where the target's files can be read while it runs (the heatmap shows their source). */
+    default void sourcesFrom(ProcessImage image) {}
 
     /** How sampling goes, about once a second. */
     default void progress(SamplerProgress live) {}

@@ -22,6 +22,14 @@ public final class SourceLines {
         this.image = image;
     }
 
+    /** The whole file, as the target sees it; empty when it cannot be read. */
+    public Optional<List<String>> lines(String file) {
+        if (file.startsWith("<")) {
+            return Optional.empty();
+        }
+        return files.computeIfAbsent(file, this::load);
+    }
+
     public Optional<String> line(String file, int line) {
         if (line < 1 || file.startsWith("<")) {
             return Optional.empty();

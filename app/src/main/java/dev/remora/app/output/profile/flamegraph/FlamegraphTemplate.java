@@ -1,8 +1,7 @@
 package dev.remora.app.output.profile.flamegraph;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import dev.remora.app.output.profile.PageResource;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -78,13 +77,6 @@ final class FlamegraphTemplate {
     }
 
     private static String resource(String name) {
-        try (InputStream in = FlamegraphTemplate.class.getClassLoader().getResourceAsStream(DIR + name)) {
-            if (in == null) {
-                throw new IllegalStateException("class path resource " + DIR + name + " is missing");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + DIR + name, e);
-        }
+        return PageResource.text(DIR + name);
     }
 }
