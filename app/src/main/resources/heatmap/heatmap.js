@@ -54,11 +54,12 @@
     }
     const counts = new Map(f.lines.map(([n, own, total]) => [n, [own, total]]));
     const max = f.lines.reduce((m, l) => Math.max(m, l[2]), 0);
-    const lastSampled = f.lines.reduce((m, l) => Math.max(m, l[0]), 0);
     const source = f.source || [];
-    const count = Math.max(source.length, lastSampled);
+    // Every line of the source, and the sampled lines past its end (or of a file not read): never a
+    // row per number up to a line number no file has.
+    const numbers = source.map((_, i) => i + 1).concat(f.lines.map(l => l[0]).filter(n => n > source.length));
     body.textContent = '';
-    for (let n = 1; n <= count; n++) {
+    for (const n of numbers) {
       const [own, total] = counts.get(n) || [0, 0];
       const tr = document.createElement('tr');
       tr.id = 'L' + n;
@@ -73,7 +74,7 @@
       code.className = 'code';
       if (f.source) {
         code.textContent = source[n - 1] === undefined ? '' : source[n - 1];
-      } else if (n === 1) {
+      } else if (n === numbers[0]) {
         code.textContent = '(source not available)';
         code.classList.add('missing');
       }

@@ -64,6 +64,7 @@ def values(a, b, /, c, *rest, d=4, **options):
     thing.x, thing.y, thing.z = 1, "two", None
     attributes = thing.__dict__
     captured = ["cell", 1]
+    a_cell = (lambda: captured).__closure__[0]  # a plain local that holds a cell object: shown as the cell
 
     def closure(inner_arg):
         inner_local = inner_arg * 2

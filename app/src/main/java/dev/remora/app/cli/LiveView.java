@@ -12,6 +12,7 @@ import org.jline.terminal.TerminalBuilder;
 import org.jline.utils.AttributedString;
 import org.jline.utils.Display;
 import org.jline.utils.InfoCmp;
+import org.jline.utils.NonBlockingReader;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -42,6 +43,8 @@ final class LiveView implements ProfileSink {
     private volatile LiveScreen.Header header;
     private volatile SamplerProgress progress;
     private volatile LiveScreen.View view = new LiveScreen.View(LiveScreen.Sort.OWN, -1, false);
+    /** New counts, a key or a resize wait to be drawn, by the key thread: sampling never waits on the terminal. */
+    private volatile boolean dirty;
     private boolean ended;
     /** The alternate screen is taken at the first drawing, after the line saying that sampling began. */
     private boolean onScreen;
@@ -55,7 +58,7 @@ final class LiveView implements ProfileSink {
         this.out = out;
         this.saved = terminal.enterRawMode();
         this.display = new Display(terminal, true);
-        terminal.handle(Terminal.Signal.WINCH, s -> draw());
+        terminal.handle(Terminal.Signal.WINCH, s -> dirty = true);
         terminal.handle(Terminal.Signal.INT, s -> quit.set(true));
         this.keys = Thread.ofPlatform().daemon().name("remora-live-keys").start(this::readKeys);
     }
@@ -105,7 +108,7 @@ final class LiveView implements ProfileSink {
             counts = table.snapshot(profile);
             header = header();
         }
-        draw();
+        dirty = true;
     }
 
     private LiveScreen.Header header() {
@@ -143,8 +146,16 @@ final class LiveView implements ProfileSink {
     private void readKeys() {
         try {
             while (!quit.get()) {
-                int c = terminal.reader().read(200);
+                int c = terminal.reader().read(100);
+                if (c == NonBlockingReader.EOF) {
+                    quit.set(true); // the terminal is gone
+                    break;
+                }
                 if (c < 0) {
+                    if (dirty) {
+                        dirty = false;
+                        draw();
+                    }
                     continue;
                 }
                 synchronized (lock) {
@@ -160,6 +171,7 @@ final class LiveView implements ProfileSink {
                     }
                 }
                 // A key's effect shows at once, even while paused (on the counts shown when it paused).
+                dirty = false;
                 draw();
             }
         } catch (IOException e) {
@@ -193,10 +205,10 @@ final class LiveView implements ProfileSink {
 
     /** The last table, on the normal screen, where it stays after Remora exits. */
     @Override
-    public void write(Profile profile) {
+    public void write(Profile whole) {
         LiveScreen.View all = new LiveScreen.View(LiveScreen.Sort.OWN_TIME, -1, false);
         // On the normal screen, where long lines wrap rather than vanish.
-        List<String> lines = LiveScreen.lines(header(), counts, all, intervalNanos, FINAL_WIDTH, FINAL_ROWS);
+        List<String> lines = LiveScreen.lines(header(), table.snapshot(whole), all, intervalNanos, FINAL_WIDTH, FINAL_ROWS);
         for (int i = 0; i < lines.size(); i++) {
             if (i != LiveScreen.KEYS_LINE) {
                 out.println(lines.get(i));

@@ -125,10 +125,13 @@ final class ProfileOutput implements ProfileSink {
         }
     }
 
-    /** A file as the target saw it, else as this machine has it. */
+    /**
+     * A file as the target saw it, else as this machine has it: only Python source, since a replayed
+     * capture may name any path and the page is meant to be shared.
+     */
     private Optional<List<String>> source(String file) {
         Optional<List<String>> seen = sources == null ? Optional.empty() : sources.lines(file);
-        if (seen.isPresent() || file.startsWith("<")) {
+        if (seen.isPresent() || file.startsWith("<") || !file.endsWith(".py")) {
             return seen;
         }
         try {
@@ -177,9 +180,12 @@ final class ProfileOutput implements ProfileSink {
         if (stream != null && streamFailure == null) {
             try (SampleStream s = stream) {
                 s.finish(profile);
+                err.printf("Profile written to %s%n", file.orElseThrow());
+                return;
+            } catch (IOException e) {
+                // The whole profile is still here: written again below, or rescued to a temporary file.
+                err.printf("remora: cannot finish %s: %s%n", file.orElseThrow(), e.getMessage());
             }
-            err.printf("Profile written to %s%n", file.orElseThrow());
-            return;
         }
         if (file.isEmpty()) {
             synchronized (out) { // several processes' tables, with --subprocesses: one after the other

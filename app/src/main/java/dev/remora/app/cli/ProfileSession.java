@@ -97,8 +97,12 @@ final class ProfileSession {
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         started();
         try {
-            SamplingStats stats = sampler.run(() -> interrupted.get() || output.stopRequested(), targetAlive);
-            output.samplingEnded();
+            SamplingStats stats;
+            try {
+                stats = sampler.run(() -> interrupted.get() || output.stopRequested(), targetAlive);
+            } finally {
+                output.samplingEnded(); // the live view gives the terminal back, whatever happened
+            }
             if (listener.drewLine) {
                 err.println();
             }

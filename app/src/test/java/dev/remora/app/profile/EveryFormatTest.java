@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag("targets")
 class EveryFormatTest {
 
-    private static final List<String> FORMATS = List.of("pstats", "collapsed", "flamegraph", "speedscope", "gecko", "pprof", "jsonl");
+    private static final List<String> FORMATS = List.of("pstats", "collapsed", "flamegraph", "speedscope", "gecko", "pprof", "jsonl",
+            "binary", "heatmap");
 
     static List<TargetInterpreter> interpreters() {
         return TargetInterpreters.all();

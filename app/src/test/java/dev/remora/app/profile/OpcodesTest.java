@@ -64,7 +64,7 @@ class OpcodesTest {
     void opcodesNeedTheFlamegraph() {
         RemoraCli run = RemoraCli.run("attach", "--opcodes", "--collapsed", "1");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("remora: --opcodes goes with --flamegraph (and not with --async-aware)\n");
+        assertThat(run.err()).isEqualTo("remora: --opcodes goes with --flamegraph or --binary (and not with --async-aware)\n");
     }
 
     /** The opcode counts of the flamegraph node of {@code function}. */

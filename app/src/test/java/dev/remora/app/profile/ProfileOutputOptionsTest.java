@@ -31,6 +31,7 @@ class ProfileOutputOptionsTest {
     void browserGoesWithHtmlOutputs() {
         RemoraCli run = RemoraCli.run("attach", "--browser", "--collapsed", "1");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err().strip()).isEqualTo("remora: --browser opens HTML outputs: it goes with --flamegraph");
+        assertThat(run.err().strip())
+                .isEqualTo("remora: --browser opens HTML outputs: it goes with --flamegraph, --diff-flamegraph or --heatmap");
     }
 }

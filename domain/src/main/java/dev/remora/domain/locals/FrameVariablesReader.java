@@ -57,29 +57,31 @@ public final class FrameVariablesReader {
             if (code.hidden()[i] || shownAsArgument[i]) {
                 continue;
             }
-            long value = untag(slots[i]);
+            long raw = slots[i];
+            boolean cellSlot = code.holdsCell()[i];
             int cell = code.cellOfArgument()[i];
-            if (value == 0 && cell >= 0) {
+            if (untag(raw) == 0 && cell >= 0) {
                 // 3.10 moved this argument into a cell: show it here, as the argument it is.
-                value = untag(slots[cell]);
+                raw = slots[cell];
+                cellSlot = true;
                 shownAsArgument[cell] = true;
             }
-            if (value == 0) {
+            if (untag(raw) == 0) {
                 continue; // unbound, as locals() leaves it out
             }
-            variable(code.names().get(i), code.kinds().get(i), slots[i], value).ifPresent(out::add);
+            variable(code.names().get(i), code.kinds().get(i), raw, untag(raw), cellSlot).ifPresent(out::add);
         }
         return new FrameVariables(out, Optional.empty());
     }
 
-    private Optional<LocalVariable> variable(String name, VariableKind kind, long raw, long value) {
+    private Optional<LocalVariable> variable(String name, VariableKind kind, long raw, long value, boolean cellSlot) {
         if (tagBits != 0 && (raw & tagBits) == tagBits) {
             // A tagged int (3.14+): the value is in the pointer's bits.
             return Optional.of(new LocalVariable(name, kind, "int", Long.toString(raw >> 2), 0));
         }
         long shown = value;
         try {
-            shown = values.derefCell(value);
+            shown = cellSlot ? values.derefCell(value) : value;
         } catch (MemoryAccessException | BadObject e) {
             return Optional.of(new LocalVariable(name, kind, "?", ValueFormatter.unreadable(e), value));
         }
@@ -112,15 +114,17 @@ public final class FrameVariablesReader {
         int arguments = arguments(code, slotNames.size());
         List<VariableKind> slotKinds = new ArrayList<>();
         boolean[] hidden = new boolean[slotNames.size()];
+        boolean[] holdsCell = new boolean[slotNames.size()];
         for (int i = 0; i < kinds.length; i++) {
             int k = kinds[i] & 0xff;
             hidden[i] = at.hiddenKind() != 0 && (k & at.hiddenKind()) != 0;
+            holdsCell[i] = (k & (at.cellKind() | at.freeKind())) != 0;
             slotKinds.add(i < arguments ? VariableKind.ARGUMENT : (k & at.freeKind()) != 0 ? VariableKind.FREE
                     : (k & at.cellKind()) != 0 && (k & at.localKind()) == 0 ? VariableKind.CELL : VariableKind.LOCAL);
         }
         int[] noCells = new int[slotNames.size()];
         Arrays.fill(noCells, -1);
-        return new CodeVariableNames(slotNames, slotKinds, hidden, arguments, noCells);
+        return new CodeVariableNames(slotNames, slotKinds, hidden, arguments, noCells, holdsCell);
     }
 
     /** 3.10: {@code co_varnames}, then {@code co_cellvars}, then {@code co_freevars}. */
@@ -139,14 +143,16 @@ public final class FrameVariablesReader {
         List<VariableKind> kinds = new ArrayList<>();
         int[] cellOfArgument = new int[all.size()];
         Arrays.fill(cellOfArgument, -1);
+        boolean[] holdsCell = new boolean[all.size()];
         for (int i = 0; i < all.size(); i++) {
+            holdsCell[i] = i >= locals.size();
             kinds.add(i < arguments ? VariableKind.ARGUMENT : i < locals.size() ? VariableKind.LOCAL
                     : i < locals.size() + cells.size() ? VariableKind.CELL : VariableKind.FREE);
             if (i < arguments) {
                 cellOfArgument[i] = cells.indexOf(locals.get(i)) < 0 ? -1 : locals.size() + cells.indexOf(locals.get(i));
             }
         }
-        return new CodeVariableNames(all, kinds, new boolean[all.size()], arguments, cellOfArgument);
+        return new CodeVariableNames(all, kinds, new boolean[all.size()], arguments, cellOfArgument, holdsCell);
     }
 
     /** Parameters, {@code *args} and {@code **kwargs} included: the first slots. */

@@ -46,6 +46,9 @@ final class ObjectMemory {
 
     /** {@code count} pointers from {@code address}. */
     long[] words(long address, int count) throws MemoryAccessException, BadObject {
+        if (count < 0 || count > MAX_READ / 8) {
+            throw new BadObject("a read of %d pointers at 0x%x".formatted(count, address));
+        }
         byte[] raw = bytes(address, count * 8);
         long[] out = new long[count];
         for (int i = 0; i < count; i++) {
@@ -58,14 +61,17 @@ final class ObjectMemory {
     String cString(long address, int max) throws MemoryAccessException, BadObject {
         StringBuilder text = new StringBuilder();
         byte[] chunk = new byte[16];
-        for (int done = 0; done < max; done += chunk.length) {
-            memory.read(address + done, chunk, 0, chunk.length);
-            for (byte b : chunk) {
-                if (b == 0) {
+        // Chunks end on 16-byte boundaries, so none reaches into a page the string does not.
+        for (long at = address; at - address < max; ) {
+            int length = (int) (16 - (at & 15));
+            memory.read(at, chunk, 0, length);
+            for (int i = 0; i < length; i++) {
+                if (chunk[i] == 0) {
                     return text.toString();
                 }
-                text.append((char) (b & 0xff));
+                text.append((char) (chunk[i] & 0xff));
             }
+            at += length;
         }
         throw new BadObject("a C string at 0x%x longer than %d bytes".formatted(address, max));
     }

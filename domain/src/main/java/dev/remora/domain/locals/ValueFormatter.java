@@ -342,8 +342,11 @@ final class ValueFormatter {
                 throw new BadObject("int with lv_tag 0x%x at 0x%x".formatted(head, address));
             }
         } else {
-            digits = Math.abs(head);
+            digits = head == Long.MIN_VALUE ? -1 : Math.abs(head);
             sign = Long.signum(head);
+        }
+        if (digits < 0) {
+            throw new BadObject("int with ob_size 0x%x at 0x%x".formatted(head, address));
         }
         if (digits > MAX_INT_DIGITS) {
             throw new BadObject("an int of %d 30-bit digits (about %d decimal digits), too long to show"

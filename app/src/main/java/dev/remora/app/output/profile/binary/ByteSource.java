@@ -74,7 +74,11 @@ final class ByteSource {
     }
 
     String string(String what) throws TachyonFormatException {
-        int length = count(what + " length", end - at);
+        long declared = varint(what + " length");
+        if (declared < 0 || declared > end - at) {
+            throw new TachyonFormatException("%s length %d in the %s runs past its end".formatted(what, declared, region));
+        }
+        int length = (int) declared;
         String s = new String(bytes, at, length, StandardCharsets.UTF_8);
         at += length;
         return s;

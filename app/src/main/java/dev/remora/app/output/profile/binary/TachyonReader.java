@@ -38,6 +38,13 @@ public final class TachyonReader {
 
     /** Larger files are not captures this reader takes whole into memory. */
     static final long MAX_FILE = Integer.MAX_VALUE - 8;
+    /** Ten minutes of a 100-thread process at 1 kHz is 60 million samples; more is not a capture to replay here. */
+    static final long MAX_SAMPLES = 100_000_000;
+    /**
+     * A start later than this (September 2001, in microseconds since 1970) is a wall-clock time, as
+     * Remora writes it; CPython writes its monotonic clock, and the file's time stands in for it.
+     */
+    private static final long EPOCH_2001_MICROS = 1_000_000_000_000_000L;
 
     private TachyonReader() {}
 
@@ -108,14 +115,18 @@ public final class TachyonReader {
 
         byte[] samples = samples(file, (int) stringsAt, compression);
         ProfileMode mode = mode((int) (config & 7));
-        long startMillis = facts.map(f -> number(f, "start_epoch_millis")).orElse(startMicros > 1_000_000_000_000_000L
+        long startMillis = facts.map(f -> number(f, "start_epoch_millis")).orElse(startMicros > EPOCH_2001_MICROS
                 ? startMicros / 1000 : modifiedMillis);
         // CPython's captures name no pid: the main thread's id is the process's.
         int pid = facts.isPresent() ? (int) number(facts.get(), "pid") : (int) mainThread(samples, frames.size(), startMicros);
         String backend = facts.map(f -> text(f, "backend")).orElse("capture");
         long intervalNanos = facts.map(f -> number(f, "interval_nanos")).orElse(intervalMicros * 1000);
         ProfileBuilder builder = new ProfileBuilder(new ProfileInfo(pid, python, backend, mode, intervalNanos, startMillis));
-        long decoded = replay(samples, frames.size(), startMicros,
+        if (sampleCount > MAX_SAMPLES) {
+            throw new TachyonFormatException("the header declares %d samples, more than the %d a capture may hold here"
+                    .formatted(sampleCount, MAX_SAMPLES));
+        }
+        long decoded = replay(samples, frames.size(), startMicros, sampleCount,
                 (threadId, interpreterId, status, stack, micros) -> emit(builder, threadId, interpreterId, status, stack, micros,
                         frames, frameOpcodes));
         if (decoded != sampleCount) {
@@ -147,6 +158,12 @@ public final class TachyonReader {
 
     /** Decodes the records in order, feeding each sample to {@code into}; returns how many. */
     private static long replay(byte[] samples, int frames, long startMicros, Samples into) throws TachyonFormatException {
+        return replay(samples, frames, startMicros, MAX_SAMPLES, into);
+    }
+
+    /** As above, failing as soon as the records hold more than {@code declared} samples. */
+    private static long replay(byte[] samples, int frames, long startMicros, long declared, Samples into)
+            throws TachyonFormatException {
         record Key(long thread, long interpreter) {}
         record State(int[] stack, long[] last) {}
         Map<Key, State> threads = new HashMap<>();
@@ -163,7 +180,7 @@ public final class TachyonReader {
                 for (int i = 0; i < n; i++) {
                     long at = state.last()[0] += in.varint("timestamp delta");
                     into.sample(threadId, interpreterId, in.u8("status"), stack, at - startMicros);
-                    count++;
+                    count = counted(count, declared);
                 }
                 continue;
             }
@@ -177,7 +194,9 @@ public final class TachyonReader {
                     yield concat(fresh, Arrays.copyOfRange(stack, stack.length - shared, stack.length));
                 }
                 case TachyonLayout.POP_PUSH -> {
-                    int pop = (int) Math.min(in.varint("pop count"), stack.length);
+                    long popped = in.varint("pop count");
+                    // Popping more than the stack holds empties it, as CPython's reader takes it.
+                    int pop = popped < 0 || popped > stack.length ? stack.length : (int) popped;
                     int[] fresh = frameIndexes(in, in.count("pushed frames", TachyonLayout.MAX_DEPTH), frames);
                     yield concat(fresh, Arrays.copyOfRange(stack, pop, stack.length));
                 }
@@ -185,9 +204,17 @@ public final class TachyonReader {
             };
             threads.put(new Key(threadId, interpreterId), new State(next, state.last()));
             into.sample(threadId, interpreterId, status, next, at - startMicros);
-            count++;
+            count = counted(count, declared);
         }
         return count;
+    }
+
+    private static long counted(long count, long declared) throws TachyonFormatException {
+        if (count + 1 > declared) {
+            throw new TachyonFormatException("the file holds more samples than %s".formatted(declared == MAX_SAMPLES
+                    ? "the %d a capture may hold here".formatted(MAX_SAMPLES) : "its header declares (%d)".formatted(declared)));
+        }
+        return count + 1;
     }
 
     private static void emit(ProfileBuilder into, long threadId, long interpreterId, int status, int[] stack, long micros,
@@ -238,8 +265,9 @@ public final class TachyonReader {
             byte[] chunk = new byte[1 << 16];
             for (int n; (n = in.read(chunk)) > 0; ) {
                 out.write(chunk, 0, n);
-                if (out.size() > Integer.MAX_VALUE - (1 << 20)) {
-                    throw new TachyonFormatException("the samples decompress to more than 2 GiB");
+                if (out.size() > TachyonLayout.MAX_SAMPLE_BYTES) {
+                    throw new TachyonFormatException("the samples decompress to more than %d bytes"
+                            .formatted(TachyonLayout.MAX_SAMPLE_BYTES));
                 }
             }
             return out.toByteArray();
@@ -325,8 +353,8 @@ public final class TachyonReader {
                         if (thread.members().get("name") instanceof JsonValue.JsonString name) {
                             profile.threads().name(i, name.value());
                         }
-                        if (thread.members().get("process_id") instanceof JsonValue.JsonNumber process) {
-                            profile.threads().process(i, (int) process.asLong());
+                        if (thread.members().get("process_id") instanceof JsonValue.JsonNumber) {
+                            profile.threads().process(i, (int) number(thread, "process_id"));
                         }
                     }
                 }
@@ -335,7 +363,11 @@ public final class TachyonReader {
     }
 
     private static long number(JsonValue.JsonObject o, String name) {
-        return o.members().get(name) instanceof JsonValue.JsonNumber n ? n.asLong() : 0;
+        try {
+            return o.members().get(name) instanceof JsonValue.JsonNumber n ? n.asLong() : 0;
+        } catch (JsonException e) {
+            return 0; // not a count Remora wrote: taken as absent
+        }
     }
 
     private static String text(JsonValue.JsonObject o, String name) {

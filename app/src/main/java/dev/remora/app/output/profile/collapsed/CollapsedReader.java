@@ -24,7 +24,8 @@ public final class CollapsedReader {
 
     /** A line this long is not a stack. */
     private static final int MAX_LINE = 1 << 20;
-    private static final long MAX_COUNT = 1L << 40;
+    /** Samples a baseline may hold in all: counts that are durations, not samples, would exceed it. */
+    private static final long MAX_SAMPLES = 100_000_000;
 
     private CollapsedReader() {}
 
@@ -45,8 +46,12 @@ public final class CollapsedReader {
             } catch (NumberFormatException e) {
                 count = -1;
             }
-            if (count < 0 || count > MAX_COUNT) {
+            if (count < 0) {
                 throw new IllegalArgumentException("%s line %d is not a collapsed stack (frames;...;frames COUNT)".formatted(source, n + 1));
+            }
+            if (count > MAX_SAMPLES - samples) {
+                throw new IllegalArgumentException("%s line %d brings the samples past %d (are its counts durations?)"
+                        .formatted(source, n + 1, MAX_SAMPLES));
             }
             String[] parts = line.substring(0, space).split(";");
             int first = 0;
@@ -82,7 +87,7 @@ public final class CollapsedReader {
         int lineAt = text.lastIndexOf(':');
         int functionAt = lineAt <= 0 ? -1 : text.lastIndexOf(':', lineAt - 1);
         long line = lineAt < 0 ? -1 : parseOr(text.substring(lineAt + 1), -1);
-        if (functionAt < 0 || line < 0) {
+        if (functionAt < 0 || line < 0 || line > Integer.MAX_VALUE) {
             return new FrameInfo(text, "", SourceLocation.NONE);
         }
         return new FrameInfo(text.substring(functionAt + 1, lineAt), text.substring(0, functionAt),

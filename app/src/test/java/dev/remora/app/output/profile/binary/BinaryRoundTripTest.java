@@ -113,6 +113,36 @@ class BinaryRoundTripTest {
         assertThatThrownBy(() -> TachyonReader.read(cut, 0)).isInstanceOf(TachyonFormatException.class);
     }
 
+    /** Any byte of a capture changed: it reads, or it fails as a capture that is not one; nothing else. */
+    @ParameterizedTest(name = "zstd {0}")
+    @ValueSource(booleans = {true, false})
+    void mutatedCapturesReadOrFailInOneLine(boolean zstd) throws Exception {
+        byte[] capture = bytes(new BinaryWriter(zstd), sample());
+        java.util.Random random = new java.util.Random(zstd ? 1 : 2);
+        int failed = 0;
+        for (int round = 0; round < 3000; round++) {
+            byte[] mutated = capture.clone();
+            for (int k = 1 + random.nextInt(4); k > 0; k--) {
+                mutated[random.nextInt(mutated.length)] = (byte) random.nextInt(256);
+            }
+            try {
+                TachyonReader.read(mutated, 0);
+            } catch (TachyonFormatException e) {
+                failed++;
+                assertThat(e.getMessage()).doesNotContain("\n");
+            }
+        }
+        assertThat(failed).as("most mutations break the capture").isPositive();
+    }
+
+    @Test
+    void aCollapsedBaselineWhoseCountsAreDurationsIsRefused() {
+        assertThatThrownBy(() -> dev.remora.app.output.profile.collapsed.CollapsedReader.read(
+                List.of("tid:1;app.py:main:1 12", "tid:1;app.py:main:1;app.py:work:5 123456789012"), "base.txt"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("base.txt line 2 brings the samples past 100000000"
+                        + " (are its counts durations?)");
+    }
+
     private static byte[] bytes(ProfileWriter writer, Profile profile) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         writer.write(profile, out);
