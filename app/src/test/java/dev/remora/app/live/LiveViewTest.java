@@ -74,6 +74,17 @@ class LiveViewTest {
     }
 
     @Test
+    void ctrlCQuitsAsQDoes() throws Exception {
+        startTarget(2, 3600);
+        Path exit = startTop(120, 30);
+        await(s -> s.contains("busy_leaf (live_threads.py)"), "the busy function");
+        keys("C-c");
+        assertThat(awaitExit(exit)).isEqualTo("0");
+        assertThat(tmuxOut("display", "-p", "-t", SESSION, "#{alternate_on}").strip()).as("left the alternate screen").isEqualTo("0");
+        assertThat(tmuxOut("capture-pane", "-p", "-J", "-S", "-100", "-t", SESSION)).contains("Captured", "busy_leaf (live_threads.py)");
+    }
+
+    @Test
     void theTargetExitingLeavesAFinalScreenAndExitsZero() throws Exception {
         startTarget(100, 4);
         Path exit = startTop(120, 40, "-a");
