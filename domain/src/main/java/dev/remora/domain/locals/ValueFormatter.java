@@ -1,6 +1,8 @@
 package dev.remora.domain.locals;
 
 import dev.remora.domain.locals.ObjectMemory.BadObject;
+import dev.remora.domain.objects.CompactStr;
+import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DictKeysLayout;
 import dev.remora.domain.offsets.SplitDictValues;
@@ -35,14 +37,14 @@ final class ValueFormatter {
     static final int MAX_INT_DIGITS = 440;
     /** Slots of a dict's entries or a set's table looked at to find the items shown. */
     private static final int MAX_SLOTS_SCANNED = 4096;
+    /**
+     * Reads one value may take at most: each object of its budget reads a few words of its own and
+     * two per slot of a dict or set it scans.
+     */
+    static final long MAX_READS_PER_VALUE = (long) MAX_OBJECTS * (2L * MAX_SLOTS_SCANNED + 64);
     private static final int MAX_ENTRIES = 1 << 26;
     private static final int MAX_TYPE_NAME = 256;
     private static final int MAX_NAME_CHARS = 4096;
-
-    // PyASCIIObject.state of GIL builds: interned:2, kind:3, compact:1, ascii:1.
-    private static final int KIND_SHIFT = 2;
-    private static final int COMPACT_BIT = 1 << 5;
-    private static final int ASCII_BIT = 1 << 6;
 
     private final ObjectMemory memory;
     private final DebugOffsets offsets;
@@ -381,19 +383,16 @@ final class ValueFormatter {
      */
     private int[] codePoints(long address, int max) throws MemoryAccessException, BadObject {
         DebugOffsets.Unicode unicode = offsets.unicode();
-        int state = memory.int32(address + unicode.state());
-        long length = memory.word(address + unicode.length());
-        if ((state & COMPACT_BIT) == 0) {
-            throw new BadObject("a legacy (not compact) str at 0x%x".formatted(address));
+        CompactStr str;
+        try {
+            str = CompactStr.of(address, memory.int32(address + unicode.state()), memory.word(address + unicode.length()),
+                    MAX_ENTRIES, unicode);
+        } catch (MalformedObjectException e) {
+            throw new BadObject(e.getMessage());
         }
-        int kind = (state >>> KIND_SHIFT) & 0b111;
-        boolean ascii = (state & ASCII_BIT) != 0;
-        if (length < 0 || length > MAX_ENTRIES || kind != 1 && kind != 2 && kind != 4 || ascii && kind != 1) {
-            throw new BadObject("a str of length %d, kind %d at 0x%x".formatted(length, kind, address));
-        }
-        int count = (int) Math.min(length, max);
-        long data = address + (ascii ? unicode.asciiDataOffset() : unicode.compactDataOffset());
-        byte[] raw = memory.bytes(data, count * kind);
+        int kind = str.kind();
+        int count = (int) Math.min(str.length(), max);
+        byte[] raw = memory.bytes(str.data(), count * kind);
         int[] out = new int[count];
         for (int i = 0; i < count; i++) {
             out[i] = switch (kind) {

@@ -17,12 +17,6 @@ public final class ObjectReader {
     public static final int MAX_STRING_CHARS = 1 << 20;
     public static final int MAX_BYTES = 16 << 20;
 
-    // PyASCIIObject.state bit-fields of GIL builds: interned:2, kind:3, compact:1, ascii:1.
-    private static final int KIND_SHIFT = 2;
-    private static final int KIND_MASK = 0b111;
-    private static final int COMPACT_BIT = 1 << 5;
-    private static final int ASCII_BIT = 1 << 6;
-
     private final SnapshotReader reader;
     private final DebugOffsets.Unicode unicode;
     private final DebugOffsets.Bytes bytes;
@@ -40,22 +34,11 @@ public final class ObjectReader {
             throw new MalformedObjectException("NULL string pointer");
         }
         reader.read(address, header, 0, (int) unicode.size());
-        int state = Bytes.getInt(header, unicode.state());
-        long length = Bytes.getLong(header, unicode.length());
-        if ((state & COMPACT_BIT) == 0) {
-            throw new MalformedObjectException("legacy (non-compact) str at 0x%x".formatted(address));
-        }
-        if (length < 0 || length > MAX_STRING_CHARS) {
-            throw new MalformedObjectException("str length %d at 0x%x".formatted(length, address));
-        }
-        int kind = (state >>> KIND_SHIFT) & KIND_MASK;
-        boolean ascii = (state & ASCII_BIT) != 0;
-        if (kind != 1 && kind != 2 && kind != 4 || ascii && kind != 1) {
-            throw new MalformedObjectException("str kind %d at 0x%x".formatted(kind, address));
-        }
-        long data = address + (ascii ? unicode.asciiDataOffset() : unicode.compactDataOffset());
-        byte[] raw = new byte[(int) length * kind];
-        reader.read(data, raw, 0, raw.length);
+        CompactStr str = CompactStr.of(address, Bytes.getInt(header, unicode.state()), Bytes.getLong(header, unicode.length()),
+                MAX_STRING_CHARS, unicode);
+        int kind = str.kind();
+        byte[] raw = new byte[(int) str.length() * kind];
+        reader.read(str.data(), raw, 0, raw.length);
         return switch (kind) {
             case 1 -> new String(raw, StandardCharsets.ISO_8859_1);
             case 2 -> new String(raw, StandardCharsets.UTF_16LE);

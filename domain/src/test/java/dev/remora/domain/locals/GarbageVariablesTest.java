@@ -11,7 +11,6 @@ import dev.remora.domain.testing.Noise;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -31,15 +30,18 @@ class GarbageVariablesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"3.10", "3.11", "3.12", "3.13", "3.14", "3.15"})
-    @Timeout(120)
     void noiseEndsInValuesOrUnreadable(String minor) throws Exception {
         DebugOffsets offsets = offsets(minor);
         int variables = 0;
         int unreadable = 0;
         for (long seed = 1; seed <= 300; seed++) {
-            FrameVariablesReader reader = new FrameVariablesReader(new WindowNoise(seed), offsets, offsets.variables().orElseThrow());
+            WindowNoise memory = new WindowNoise(seed);
+            FrameVariablesReader reader = new FrameVariablesReader(memory, offsets, offsets.variables().orElseThrow());
             FrameVariables read = reader.read(WINDOW + (Noise.mix(seed) & (WINDOW_BYTES - 1) & ~7L),
                     WINDOW + (Noise.mix(seed * 31) & (WINDOW_BYTES - 1) & ~7L));
+            // Names and slots, then each value within its own bound: never a read without end.
+            assertThat(memory.reads.get()).as("reads of seed %d", seed)
+                    .isLessThanOrEqualTo(16L * FrameVariablesReader.MAX_SLOTS + read.variables().size() * ValueFormatter.MAX_READS_PER_VALUE);
             for (LocalVariable v : read.variables()) {
                 variables++;
                 assertThat(v.repr()).isNotNull().hasSizeLessThan(64 * 1024);
@@ -56,16 +58,17 @@ class GarbageVariablesTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"3.10", "3.11", "3.12", "3.13", "3.14", "3.15"})
-    @Timeout(120)
     void builtinsFullOfNoiseAreShownCutOrUnreadable(String minor) throws Exception {
         DebugOffsets offsets = offsets(minor);
         java.util.Map<String, Integer> outcomes = new java.util.TreeMap<>();
         for (long seed = 1; seed <= 400; seed++) {
-            ValueFormatter values = new ValueFormatter(new ObjectMemory(new TypedNoise(seed, offsets)), offsets,
-                    offsets.variables().orElseThrow());
+            TypedNoise memory = new TypedNoise(seed, offsets);
+            ValueFormatter values = new ValueFormatter(new ObjectMemory(memory), offsets, offsets.variables().orElseThrow());
             for (int k = 0; k < 8; k++) {
                 long address = TypedNoise.OBJECTS + (Noise.mix(seed * 8 + k) & (WINDOW_BYTES / 2 - 1) & ~7L);
+                long before = memory.reads.get();
                 ValueFormatter.Shown shown = values.show(address);
+                assertThat(memory.reads.get() - before).as("reads of one value").isLessThanOrEqualTo(ValueFormatter.MAX_READS_PER_VALUE);
                 assertThat(shown.repr()).isNotEmpty().hasSizeLessThan(64 * 1024);
                 String outcome = shown.repr().startsWith("<unreadable") ? "unreadable " + shown.type() : "shown " + shown.type();
                 outcomes.merge(outcome, 1, Integer::sum);
@@ -80,7 +83,7 @@ class GarbageVariablesTest {
      * The window's first page holds type objects of real builtin names; every other word is, by turns
      * of the noise, one of those types, a pointer into the window or a small number.
      */
-    private record TypedNoise(long seed, DebugOffsets offsets, byte[] types) implements RemoteMemory {
+    private record TypedNoise(long seed, DebugOffsets offsets, byte[] types, ReadCount reads) implements RemoteMemory {
         static final String[] NAMES = {"list", "tuple", "dict", "set", "frozenset", "str", "bytes", "int", "bool",
                 "float", "NoneType", "cell", "Thing"};
         static final long TYPES = WINDOW;
@@ -88,7 +91,7 @@ class GarbageVariablesTest {
         static final int TYPE_STRIDE = 512;
 
         TypedNoise(long seed, DebugOffsets offsets) {
-            this(seed, offsets, new byte[NAMES.length * TYPE_STRIDE]);
+            this(seed, offsets, new byte[NAMES.length * TYPE_STRIDE], new ReadCount());
             java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(types).order(java.nio.ByteOrder.LITTLE_ENDIAN);
             for (int i = 0; i < NAMES.length; i++) {
                 int at = i * TYPE_STRIDE;
@@ -101,6 +104,7 @@ class GarbageVariablesTest {
 
         @Override
         public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
+            reads.count();
             for (int i = 0; i < length; i++) {
                 long at = address + i;
                 if (at >= TYPES && at < TYPES + types.length) {
@@ -137,9 +141,14 @@ class GarbageVariablesTest {
     }
 
     /** Every word of the window points back into it; a 4 KiB page in eight is unmapped, and so is all else. */
-    private record WindowNoise(long seed) implements RemoteMemory {
+    private record WindowNoise(long seed, ReadCount reads) implements RemoteMemory {
+        WindowNoise(long seed) {
+            this(seed, new ReadCount());
+        }
+
         @Override
         public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
+            reads.count();
             for (int i = 0; i < length; i++) {
                 long at = address + i;
                 if (at < WINDOW || at >= WINDOW + WINDOW_BYTES || ((at - WINDOW) >> 12) % 8 == 7) {
@@ -155,6 +164,25 @@ class GarbageVariablesTest {
         @Override
         public String backendName() {
             return "noise";
+        }
+    }
+
+    /**
+     * Reads made of a fake memory. Far more than any bound above ends the test with a failure rather
+     * than letting a reader that does not stop run on.
+     */
+    private static final class ReadCount {
+        private static final long RUNAWAY = 1L << 30;
+        private long reads;
+
+        void count() {
+            if (++reads > RUNAWAY) {
+                throw new AssertionError("more than " + RUNAWAY + " reads: the reader does not stop");
+            }
+        }
+
+        long get() {
+            return reads;
         }
     }
 

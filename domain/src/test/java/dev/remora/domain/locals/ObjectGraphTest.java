@@ -6,7 +6,6 @@ import dev.remora.domain.offsets.PythonVersion;
 import dev.remora.domain.offsets.VariableLayout;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -64,7 +63,6 @@ class ObjectGraphTest {
 
     @ParameterizedTest
     @ValueSource(ints = {10, 11, 12})
-    @Timeout(10)
     void aTreeWiderThanTheBudgetEndsInEllipses(int minor) throws Exception {
         Graph g = new Graph(minor);
         // Ten lists of ten lists of ten lists of ten ints: 1111 lists and 1000 ints read, more than one value may.
