@@ -1,5 +1,6 @@
 package dev.remora.app.output.profile.flamegraph;
 
+import dev.remora.app.output.profile.PageTemplate;
 import dev.remora.app.output.profile.ProfileWriter;
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileInfo;
@@ -15,7 +16,7 @@ import java.util.Optional;
  */
 public final class FlamegraphWriter implements ProfileWriter {
 
-    private final FlamegraphTemplate template = FlamegraphTemplate.load();
+    private final PageTemplate template = PageTemplate.load("flamegraph");
     private final Optional<FlamegraphData.Baseline> baseline;
 
     public FlamegraphWriter() {

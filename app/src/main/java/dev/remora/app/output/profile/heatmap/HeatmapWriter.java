@@ -1,6 +1,6 @@
 package dev.remora.app.output.profile.heatmap;
 
-import dev.remora.app.output.profile.PageResource;
+import dev.remora.app.output.profile.PageTemplate;
 import dev.remora.app.output.profile.ProfileWriter;
 import dev.remora.domain.profile.Profile;
 
@@ -22,22 +22,8 @@ public final class HeatmapWriter implements ProfileWriter {
 
     @Override
     public void write(Profile profile, OutputStream out) throws IOException {
-        String page = resource("heatmap.html");
-        String css = resource("heatmap.css");
-        String script = resource("heatmap.js");
-        if (css.toLowerCase().contains("</style") || script.toLowerCase().contains("</script")) {
-            throw new IllegalStateException("heatmap CSS or script contains its own closing tag");
-        }
-        String title = "Heatmap of pid " + profile.info().pid();
-        // Replaced in one pass each, the data last: nothing in a value is taken for a placeholder.
-        String html = page.replace("{{TITLE}}", title).replace("{{CSS}}", css).replace("{{SCRIPT}}", script);
-        int at = html.indexOf("{{DATA}}");
-        out.write((html.substring(0, at) + HeatmapData.json(profile, sources) + html.substring(at + "{{DATA}}".length()))
-                .getBytes(StandardCharsets.UTF_8));
+        String json = HeatmapData.json(profile, sources);
+        out.write(PageTemplate.load("heatmap").fill("Heatmap of pid " + profile.info().pid(), json).getBytes(StandardCharsets.UTF_8));
         out.flush();
-    }
-
-    private static String resource(String name) {
-        return PageResource.text("heatmap/" + name);
     }
 }

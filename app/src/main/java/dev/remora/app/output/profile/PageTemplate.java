@@ -1,40 +1,42 @@
-package dev.remora.app.output.profile.flamegraph;
+package dev.remora.app.output.profile;
 
-import dev.remora.app.output.profile.PageResource;
-
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The page around the data: flamegraph.html with flamegraph.css and flamegraph.js inlined, so the
- * written file needs nothing from the network or the disk when it is opened. Its Content-Security-Policy
- * forbids loading anything, so a stray reference would show up as an error rather than a request.
+ * A self-contained HTML page around a profile's data: NAME.html with NAME.css and NAME.js inlined
+ * (from the class path directory NAME/), so the written file needs nothing from the network or the
+ * disk when it is opened. Its Content-Security-Policy forbids loading anything, so a stray
+ * reference would show up as an error rather than a request. The flamegraph and the heatmap use it.
  */
-final class FlamegraphTemplate {
+public final class PageTemplate {
 
-    private static final String DIR = "flamegraph/";
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([A-Z]+)}}");
 
     private final String html;
     private final String css;
     private final String script;
 
-    private FlamegraphTemplate(String html, String css, String script) {
+    private PageTemplate(String html, String css, String script) {
         this.html = html;
         this.css = css;
         this.script = script;
     }
 
-    static FlamegraphTemplate load() {
-        String css = resource("flamegraph.css");
-        String script = resource("flamegraph.js");
+    /** The page NAME: {@code NAME/NAME.html}, {@code .css} and {@code .js} on the class path. */
+    public static PageTemplate load(String name) {
+        String css = resource(name + "/" + name + ".css");
+        String script = resource(name + "/" + name + ".js");
         // Inlined as they are: a closing tag inside would end the element early.
         if (css.toLowerCase().contains("</style") || script.toLowerCase().contains("</script")) {
-            throw new IllegalStateException("flamegraph CSS or script contains its own closing tag");
+            throw new IllegalStateException(name + " CSS or script contains its own closing tag");
         }
-        return new FlamegraphTemplate(resource("flamegraph.html"), css, script);
+        return new PageTemplate(resource(name + "/" + name + ".html"), css, script);
     }
 
     /**
@@ -43,7 +45,7 @@ final class FlamegraphTemplate {
      * @param title plain text; escaped here
      * @param json the data, already safe inside a script element ({@link dev.remora.app.output.json.JsonEscaping#HTML_SCRIPT})
      */
-    String fill(String title, String json) {
+    public String fill(String title, String json) {
         Map<String, String> values = Map.of("TITLE", escapeHtml(title), "CSS", css, "SCRIPT", script, "DATA", json);
         // One pass, so nothing a value contains is ever taken for a placeholder.
         Matcher m = PLACEHOLDER.matcher(html);
@@ -52,7 +54,7 @@ final class FlamegraphTemplate {
         while (m.find()) {
             String value = values.get(m.group(1));
             if (value == null) {
-                throw new IllegalStateException("unknown placeholder " + m.group() + " in flamegraph.html");
+                throw new IllegalStateException("unknown placeholder " + m.group() + " in a page template");
             }
             out.append(html, last, m.start()).append(value);
             last = m.end();
@@ -76,7 +78,15 @@ final class FlamegraphTemplate {
         return out.toString();
     }
 
-    private static String resource(String name) {
-        return PageResource.text(DIR + name);
+    /** @throws IllegalStateException when the build left the file out */
+    private static String resource(String path) {
+        try (InputStream in = PageTemplate.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("class path resource " + path + " is missing");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path, e);
+        }
     }
 }
