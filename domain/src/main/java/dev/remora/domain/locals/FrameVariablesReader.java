@@ -124,7 +124,7 @@ public final class FrameVariablesReader {
         }
         int[] noCells = new int[slotNames.size()];
         Arrays.fill(noCells, -1);
-        return new CodeVariableNames(slotNames, slotKinds, hidden, arguments, noCells, holdsCell);
+        return new CodeVariableNames(slotNames, slotKinds, hidden, noCells, holdsCell);
     }
 
     /** 3.10: {@code co_varnames}, then {@code co_cellvars}, then {@code co_freevars}. */
@@ -152,7 +152,7 @@ public final class FrameVariablesReader {
                 cellOfArgument[i] = cells.indexOf(locals.get(i)) < 0 ? -1 : locals.size() + cells.indexOf(locals.get(i));
             }
         }
-        return new CodeVariableNames(all, kinds, new boolean[all.size()], arguments, cellOfArgument, holdsCell);
+        return new CodeVariableNames(all, kinds, new boolean[all.size()], cellOfArgument, holdsCell);
     }
 
     /** Parameters, {@code *args} and {@code **kwargs} included: the first slots. */

@@ -87,8 +87,7 @@ final class TachyonCapture {
     /** What follows the sample region ending at {@code samplesEnd}: tables, facts, stats, footer. */
     Tail tail(Profile profile, long samplesEnd, SamplingStats stats) {
         ByteSink out = new ByteSink();
-        long[] framesAt = new long[1];
-        tables.write(out, framesAt, samplesEnd);
+        long framesAt = samplesEnd + tables.write(out);
         byte[] facts = facts(profile, stats).getBytes(StandardCharsets.UTF_8);
         out.bytes(facts).u32(facts.length).bytes(FACTS_MAGIC);
         double seconds = stats.elapsedNanos() / 1e9;
@@ -97,7 +96,7 @@ final class TachyonCapture {
                 .u32(3).u32(0).u64(TachyonLayout.STATS_MAGIC).u32(1).u32(TachyonLayout.STATS_SIZE);
         long fileSize = samplesEnd + out.size() + TachyonLayout.FOOTER_SIZE;
         out.u32(tables.stringCount()).u32(tables.frameCount()).u64(fileSize).u64(0).u64(0);
-        return new Tail(out.toArray(), samplesEnd, framesAt[0]);
+        return new Tail(out.toArray(), samplesEnd, framesAt);
     }
 
     /** The bytes after the sample region, and where its tables start. */

@@ -52,12 +52,13 @@ final class TachyonTables {
         return frames.size();
     }
 
-    /** The string table then the frame table, as the file holds them. */
-    void write(ByteSink out, long[] frameTableOffset, long base) {
+    /** The string table then the frame table, as the file holds them; returns where the frame table starts in {@code out}. */
+    int write(ByteSink out) {
         for (String s : strings.keySet()) {
             out.string(s);
         }
-        frameTableOffset[0] = base + out.size();
+        int framesAt = out.size();
         out.bytes(frameTable.toArray());
+        return framesAt;
     }
 }
