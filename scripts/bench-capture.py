@@ -7,14 +7,15 @@ usage: python3 scripts/bench-capture.py [REMORA] [SECONDS]
 REMORA defaults to the release built by scripts/release.sh, else the clone's ./remora; the target
 runs under the provisioned CPython 3.15 (the Debian sid root of scripts/provision-targets.sh).
 """
-import glob
 import os
 import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SID = os.environ.get("REMORA_CACHE", "/var/cache/remora") + "/sid-root"
+import measured_run
+
+HERE = measured_run.HERE
+SID = measured_run.SID
 TARGET = """
 import random, threading, time
 def leaf(n):
@@ -43,8 +44,7 @@ def samples(path):
 
 
 def main():
-    releases = sorted(glob.glob(f"{HERE}/dist/remora-*/bin/remora"))
-    remora = sys.argv[1] if len(sys.argv) > 1 else (releases[0] if releases else f"{HERE}/remora")
+    remora = measured_run.remora(sys.argv)
     seconds = sys.argv[2] if len(sys.argv) > 2 else "60"
     with tempfile.TemporaryDirectory(dir=f"{SID}/tmp") as root_dir:
         inside = root_dir[len(SID):]

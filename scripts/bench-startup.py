@@ -7,7 +7,6 @@ usage: python3 scripts/bench-startup.py [REMORA ...]
 REMORA defaults to the release built by scripts/release.sh (dist/remora-*/bin/remora) and the clone's
 ./remora. The target runs in the Debian sid root of scripts/provision-targets.sh.
 """
-import glob
 import json
 import os
 import tempfile
@@ -18,8 +17,8 @@ import sys
 
 import measured_run
 
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SID = os.environ.get("REMORA_CACHE", "/var/cache/remora") + "/sid-root"
+HERE = measured_run.HERE
+SID = measured_run.SID
 RUNS = 5
 TARGET = """
 import threading, time
@@ -56,7 +55,7 @@ def first_sample(remora, pid):
 
 
 def main():
-    remoras = sys.argv[1:] or sorted(glob.glob(f"{HERE}/dist/remora-*/bin/remora")) + [f"{HERE}/remora"]
+    remoras = sys.argv[1:] or measured_run.releases() + [f"{HERE}/remora"]
     target = subprocess.Popen(["chroot", SID, "python3.15", "-c", TARGET], stdout=subprocess.PIPE, text=True)
     try:
         if target.stdout.readline().strip() != "READY":

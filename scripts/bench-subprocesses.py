@@ -14,8 +14,8 @@ import tempfile
 
 import measured_run
 
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SID = os.environ.get("REMORA_CACHE", "/var/cache/remora") + "/sid-root"
+HERE = measured_run.HERE
+SID = measured_run.SID
 TREE = """
 import subprocess, sys, time
 def busy():
@@ -31,8 +31,7 @@ busy()
 
 
 def main():
-    releases = sorted(glob.glob(f"{HERE}/dist/remora-*/bin/remora"))
-    remora = sys.argv[1] if len(sys.argv) > 1 else (releases[0] if releases else f"{HERE}/remora")
+    remora = measured_run.remora(sys.argv)
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 5.0
     with tempfile.TemporaryDirectory(dir=f"{SID}/tmp") as root_dir:
         script = os.path.join(root_dir, "tree.py")

@@ -1,6 +1,22 @@
-"""Runs a command quietly and says what it cost: the benchmark scripts' one way to time a program."""
+"""Runs a command quietly and says what it cost: the benchmark scripts' one way to time a program;
+and where those scripts find Remora and the provisioned targets."""
+import glob
 import os
 import time
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SID = os.environ.get("REMORA_CACHE", "/var/cache/remora") + "/sid-root"
+
+
+def releases():
+    """The release scripts/release.sh built, if any (dist/remora-*/bin/remora)."""
+    return sorted(glob.glob(f"{HERE}/dist/remora-*/bin/remora"))
+
+
+def remora(argv):
+    """The remora the user named (argv[1]), else the release, else the clone's ./remora."""
+    found = releases()
+    return argv[1] if len(argv) > 1 else (found[0] if found else f"{HERE}/remora")
 
 
 def run(command):
