@@ -36,15 +36,25 @@ class BinaryInteropTest {
             List<String> remora = remoraReplay(dir, "capture.bin");
             assertThat(remora).as("Remora's replay").containsExactlyInAnyOrderElementsOf(cpython);
             assertThat(String.join("\n", remora)).contains("leaf_é", "worker");
-            // And both read what the target did: its main thread's stacks go <module>, outer, middle, leaf_é.
+            // And both read what the target did: its main thread's stacks go <module>, outer, middle, leaf_é
+            // (but for the few impossible stacks a walk may meet, at most 0.1% as PossibleStacksTest bounds them).
             List<String> calls = List.of("<module>", "outer", "middle", "leaf_é");
+            long samples = 0;
+            List<String> impossible = new java.util.ArrayList<>();
+            long impossibleSamples = 0;
             for (String line : cpython) {
+                long count = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+                samples += count;
                 if (line.contains(":outer:")) {
                     List<String> functions = java.util.Arrays.stream(line.substring(0, line.lastIndexOf(' ')).split(";"))
                             .skip(1).map(frame -> frame.split(":")[1]).toList();
-                    assertThat(calls).as(line).startsWith(functions.toArray(String[]::new));
+                    if (!calls.subList(0, Math.min(calls.size(), functions.size())).equals(functions)) {
+                        impossible.add(line);
+                        impossibleSamples += count;
+                    }
                 }
             }
+            assertThat(impossibleSamples * 1000).as("stacks off the target's calls: %s", impossible).isLessThanOrEqualTo(samples);
         });
     }
 

@@ -42,7 +42,8 @@ final class TachyonCapture {
     private final ByteSink block = new ByteSink();
     private final Map<String, Integer> opcodeNumbers = new HashMap<>();
     private final int config;
-    private int[] stack = new int[64];
+    /** Per call-tree node, its stack as the format's frame indexes, innermost first, without opcodes. */
+    private int[][] stacks = new int[256][];
 
     /** @param features the capture features ({@code FEATURE_*}), or -1 when they are not known */
     TachyonCapture(ProfileInfo info, boolean zstd, int features) {
@@ -66,22 +67,40 @@ final class TachyonCapture {
         CallTree tree = profile.tree();
         for (int s = from; s < to; s++) {
             int node = log.node(s);
-            int[] path = tree.path(node); // root first
-            if (path.length > stack.length) {
-                stack = new int[Math.max(path.length, stack.length * 2)];
-            }
-            int opcode = log.opcode(s) < 0 ? TachyonLayout.NO_OPCODE
-                    : opcodeNumbers.getOrDefault(profile.opcodeName(log.opcode(s)), TachyonLayout.NO_OPCODE);
-            for (int i = 0; i < path.length; i++) {
-                int profileFrame = path[path.length - 1 - i];
-                stack[i] = tables.frame(profileFrame, profile.frames().get(profileFrame), i == 0 ? opcode : TachyonLayout.NO_OPCODE);
+            int[] frames = stackOf(profile, node);
+            int[] sampled = frames;
+            if (log.opcode(s) >= 0 && frames.length > 0) {
+                // The format keeps the opcode in the innermost frame: an entry of its own per instruction.
+                int opcode = opcodeNumbers.getOrDefault(profile.opcodeName(log.opcode(s)), TachyonLayout.NO_OPCODE);
+                int innermost = tree.frame(node);
+                sampled = frames.clone();
+                sampled[0] = tables.frame(innermost, profile.frames().get(innermost), opcode);
             }
             ProfiledThread thread = profile.threads().get(tree.threadIndex(node));
-            records.sample(thread.threadId(), thread.interpreterId(), stack, path.length, log.time(s) / 1000, log.status(s), block);
+            records.sample(thread.threadId(), thread.interpreterId(), sampled, sampled.length, log.time(s) / 1000, log.status(s),
+                    block);
         }
         records.flush(block);
         byte[] raw = block.toArray();
         return zstd && raw.length > 0 ? Zstd.compress(raw, TachyonLayout.ZSTD_LEVEL) : raw;
+    }
+
+    /** The node's stack in the format's frames: worked out once per node, since most samples repeat a stack. */
+    private int[] stackOf(Profile profile, int node) {
+        if (node >= stacks.length) {
+            stacks = java.util.Arrays.copyOf(stacks, Math.max(node + 1, stacks.length * 2));
+        }
+        int[] known = stacks[node];
+        if (known == null) {
+            int[] path = profile.tree().path(node); // root first
+            known = new int[path.length];
+            for (int i = 0; i < path.length; i++) {
+                int frame = path[path.length - 1 - i];
+                known[i] = tables.frame(frame, profile.frames().get(frame), TachyonLayout.NO_OPCODE);
+            }
+            stacks[node] = known;
+        }
+        return known;
     }
 
     /** What follows the sample region ending at {@code samplesEnd}: tables, facts, stats, footer. */

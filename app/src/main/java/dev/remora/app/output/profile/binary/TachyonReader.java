@@ -141,9 +141,11 @@ public final class TachyonReader {
     private static long mainThread(byte[] samples, int frames, long startMicros) throws TachyonFormatException {
         long[] found = {0};
         replay(samples, frames, startMicros, (threadId, interpreterId, status, stack, micros) -> {
-            if (found[0] == 0 && (status & MAIN_THREAD_BIT) != 0) {
+            if ((status & MAIN_THREAD_BIT) != 0) {
                 found[0] = threadId;
+                return false; // the first is enough
             }
+            return true;
         });
         return found[0];
     }
@@ -153,7 +155,8 @@ public final class TachyonReader {
 
     /** Receives decoded samples; {@code stack} is innermost first and must not be kept. */
     private interface Samples {
-        void sample(long threadId, long interpreterId, int status, int[] stack, long micros);
+        /** @return whether to go on */
+        boolean sample(long threadId, long interpreterId, int status, int[] stack, long micros);
     }
 
     /** Decodes the records in order, feeding each sample to {@code into}; returns how many. */
@@ -179,7 +182,9 @@ public final class TachyonReader {
                 int n = in.count("repeat count", samples.length);
                 for (int i = 0; i < n; i++) {
                     long at = state.last()[0] += in.varint("timestamp delta");
-                    into.sample(threadId, interpreterId, in.u8("status"), stack, at - startMicros);
+                    if (!into.sample(threadId, interpreterId, in.u8("status"), stack, at - startMicros)) {
+                        return count;
+                    }
                     count = counted(count, declared);
                 }
                 continue;
@@ -203,7 +208,9 @@ public final class TachyonReader {
                 default -> throw new TachyonFormatException("unknown stack encoding %d".formatted(encoding));
             };
             threads.put(new Key(threadId, interpreterId), new State(next, state.last()));
-            into.sample(threadId, interpreterId, status, next, at - startMicros);
+            if (!into.sample(threadId, interpreterId, status, next, at - startMicros)) {
+                return count;
+            }
             count = counted(count, declared);
         }
         return count;
@@ -217,11 +224,12 @@ public final class TachyonReader {
         return count + 1;
     }
 
-    private static void emit(ProfileBuilder into, long threadId, long interpreterId, int status, int[] stack, long micros,
+    /** One sample into the profile; always goes on. */
+    private static boolean emit(ProfileBuilder into, long threadId, long interpreterId, int status, int[] stack, long micros,
                              List<FrameInfo> frames, List<String> frameOpcodes) {
         into.beginSample(micros * 1000);
         if (!into.beginThread(interpreterId, threadId, status)) {
-            return;
+            return true;
         }
         if (stack.length > 0 && frameOpcodes.get(stack[0]) != null) {
             into.opcode(frameOpcodes.get(stack[0]));
@@ -230,6 +238,7 @@ public final class TachyonReader {
             into.frame(frames.get(frame));
         }
         into.endThread(Optional.empty());
+        return true;
     }
 
     private static int[] frameIndexes(ByteSource in, int n, int frames) throws TachyonFormatException {
