@@ -48,10 +48,6 @@ class VmReadvMemoryTest {
         target.close();
     }
 
-
-
-
-
     @Test
     void readsMoreThanOneCallCanCarry() throws Exception {
         byte[] dst = new byte[PAYLOAD_BYTES];
@@ -69,9 +65,6 @@ class VmReadvMemoryTest {
             assertThat(counting.calls).isEqualTo(3);
         }
     }
-
-
-
 
     @Test
     void batchGivesEachRangeItsOwnOutcome() {
