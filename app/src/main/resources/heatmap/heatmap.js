@@ -15,8 +15,11 @@
 
   function renderMeta() {
     const m = data.meta;
+    // Every tick that gave no stack is said, with why.
+    const errors = number.format(m.errors) + ' error' + (m.errors === 1 ? '' : 's') + (m.errorReasons ? ' (' + m.errorReasons + ')' : '');
     document.getElementById('meta').textContent = 'PID ' + m.pid + ' · Python ' + (m.pythonVersion || '?') + ' · '
-      + m.mode + ' mode · ' + number.format(m.samples) + ' samples · ' + data.files.length + ' files';
+      + m.mode + ' mode · ' + number.format(m.samples) + ' samples in ' + number.format(m.ticks) + ' ticks · ' + errors
+      + ' · ' + data.files.length + ' files';
   }
 
   function renderFiles() {

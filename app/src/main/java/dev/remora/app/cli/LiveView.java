@@ -114,7 +114,8 @@ final class LiveView implements ProfileSink {
     private LiveScreen.Header header() {
         SamplerProgress p = progress;
         return new LiveScreen.Header(pid, python, mode.name().toLowerCase(Locale.ROOT), p == null ? 0 : p.elapsedNanos() / 1e9,
-                p == null ? 0 : p.rate(), p == null ? 0 : p.errorPercent(), p == null ? 0 : p.samples());
+                p == null ? 0 : p.rate(), p == null ? 0 : p.errorPercent(), p == null ? 0 : p.samples(),
+                p == null || p.errors().total() == 0 ? "" : p.errors().describe());
     }
 
     private void draw() {

@@ -29,8 +29,13 @@ public final class LiveScreen {
         }
     }
 
-    /** What the header says of the sampling. */
-    public record Header(int pid, String python, String mode, double elapsedSeconds, double rate, double errorPercent, long samples) {}
+    /**
+     * What the header says of the sampling.
+     *
+     * @param errorReasons why ticks gave no stack, as {@code "2 stack moved while read"}; empty without errors
+     */
+    public record Header(int pid, String python, String mode, double elapsedSeconds, double rate, double errorPercent, long samples,
+                         String errorReasons) {}
 
     /** The line that lists the keys: left out where they no longer work. */
     public static final int KEYS_LINE = 1;
@@ -46,7 +51,7 @@ public final class LiveScreen {
                 : "thread " + threads.get(view.thread()).threadId() + name(threads.get(view.thread()));
         out.add(String.format(Locale.ROOT, "Remora top  pid %d  Python %s  %s mode  %s  elapsed %.0fs  rate %.0f Hz  errors %.2f%%  samples %d%s",
                 h.pid(), h.python(), h.mode(), shown, h.elapsedSeconds(), h.rate(), h.errorPercent(), h.samples(),
-                view.paused() ? "  [paused]" : ""));
+                view.paused() ? "  [paused]" : "") + (h.errorReasons().isEmpty() ? "" : "  (" + h.errorReasons() + ")"));
         out.add("Keys: 1-5 sort  t thread  p pause  q quit    sorted by " + view.sort().title);
         out.add("");
         out.add(String.format(Locale.ROOT, "%8s %8s %10s %10s  %s", "%Own", "%Total", "OwnTime", "TotalTime", "Function (file)"));

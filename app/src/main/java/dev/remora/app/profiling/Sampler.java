@@ -128,7 +128,7 @@ public final class Sampler {
             if (done - lastTick >= SECOND) {
                 lastTick = done;
                 listener.tick(builder.profile(), new SamplerProgress(attempts, builder.profile().samples().size(),
-                        builder.errorCount(), missed, done - start, lastCall));
+                        builder.errors(), missed, done - start, lastCall));
                 if (!targetAlive.getAsBoolean()) {
                     targetExited = true;
                     break;

@@ -16,7 +16,7 @@ class LiveScreenTest {
     private static final FrameInfo MAIN = frame("main", "/a/app.py", 1);
     private static final FrameInfo REC = frame("rec", "/a/app.py", 5);
     private static final FrameInfo LEAF = frame("leaf", "/a/lib.py", 9);
-    private static final LiveScreen.Header HEADER = new LiveScreen.Header(42, "3.15.2", "wall", 3, 1000, 0, 10);
+    private static final LiveScreen.Header HEADER = new LiveScreen.Header(42, "3.15.2", "wall", 3, 1000, 0, 10, "");
 
     private static List<String> screen(LiveScreen.Sort sort, int thread, int width, int height) {
         ProfileFixture f = new ProfileFixture();
@@ -35,6 +35,13 @@ class LiveScreenTest {
                 "  20.00%  100.00%      0.00s      0.01s  main (app.py)", // a tie goes to the larger total
                 "  20.00%   80.00%      0.00s      0.01s  rec (app.py)");
         assertThat(lines.get(0)).startsWith("Remora top  pid 42  Python 3.15.2  wall mode  all threads");
+    }
+
+    @Test
+    void theHeaderSaysWhyTicksGaveNoStack() {
+        LiveScreen.Header failing = new LiveScreen.Header(42, "3.15.2", "wall", 3, 1000, 0.2, 10, "2 stack moved while read");
+        assertThat(LiveScreen.lines(failing, List.of(), new LiveScreen.View(LiveScreen.Sort.OWN, -1, false), 1_000_000, 200, 10)
+                .getFirst()).endsWith("errors 0.20%  samples 10  (2 stack moved while read)");
     }
 
     @Test

@@ -41,20 +41,26 @@ class CallHeavyAccuracyTest {
             "tiny_calls", "c_calls_back", "asyncio_tasks", "short_sleeps");
     private static final Pattern TICKS = Pattern.compile("Captured (\\d+) samples? in .* \\((\\d+) ticks?\\)");
 
-    /** Each interpreter in wall and cpu mode; those with a frame marker (3.15+) also with --frame-marker. */
+    /**
+     * Each interpreter in wall and cpu mode, written as collapsed stacks; those with a frame marker
+     * (3.15+) also with --frame-marker, and also captured with --binary and read back with replay.
+     */
     static Stream<Arguments> interpretersAndModes() {
         return TargetInterpreters.all().stream().flatMap(python -> {
-            Stream<Arguments> plain = Stream.of(Arguments.of(python, "wall", false), Arguments.of(python, "cpu", false));
+            Stream<Arguments> plain = Stream.of(Arguments.of(python, "wall", false, "collapsed"),
+                    Arguments.of(python, "cpu", false, "collapsed"));
             return python.minor() >= 15
-                    ? Stream.concat(plain, Stream.of(Arguments.of(python, "wall", true), Arguments.of(python, "cpu", true)))
+                    ? Stream.concat(plain, Stream.of(Arguments.of(python, "wall", true, "collapsed"),
+                            Arguments.of(python, "cpu", true, "collapsed"), Arguments.of(python, "wall", false, "binary"),
+                            Arguments.of(python, "cpu", false, "binary")))
                     : plain;
         });
     }
 
-    @ParameterizedTest(name = "{0} {1} frame marker {2}")
+    @ParameterizedTest(name = "{0} {1} frame marker {2} {3}")
     @MethodSource("interpretersAndModes")
-    void sharesMatchWhatTheTargetMeasuredAndTicksBecomeSamples(TargetInterpreter python, String mode, boolean marker)
-            throws Exception {
+    void sharesMatchWhatTheTargetMeasuredAndTicksBecomeSamples(TargetInterpreter python, String mode, boolean marker,
+                                                             String output) throws Exception {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-callheavy-")) {
             Path profile = dir.host("profile.txt");
             String script = dir.copyResource("targets/callheavy.py");
@@ -65,14 +71,20 @@ class CallHeavyAccuracyTest {
             try {
                 BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
                 assertThat(out.readLine()).isEqualTo("READY");
+                // A binary capture is read back by replay, as a user would, into the same collapsed stacks.
+                Path written = output.equals("binary") ? dir.host("profile.bin") : profile;
                 List<Object> args = new java.util.ArrayList<>(List.of("attach", "-d", PROFILE_SECONDS, "--mode", mode,
-                        "--collapsed", "-o", profile));
+                        "--" + output, "-o", written));
                 if (marker) {
                     args.add("--frame-marker");
                 }
                 args.add(target.pid());
                 run = RemoraCli.run(args.toArray());
                 assertThat(run.exitCode()).as(run.err()).isZero();
+                if (output.equals("binary")) {
+                    RemoraCli replay = RemoraCli.run("replay", "--collapsed", "-o", profile, written);
+                    assertThat(replay.exitCode()).as(replay.err()).isZero();
+                }
                 measured = new ObjectMapper().readTree(out.readLine());
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);

@@ -47,6 +47,8 @@ class HeatmapBrowserTest {
                 List<String> files = texts(chromium.evaluate("[...document.querySelectorAll('#files .file')].map(a => a.textContent)"));
                 assertThat(files.getFirst()).as("the script first: %s", files).contains(script);
                 assertThat(files).anyMatch(f -> f.contains("threading.py"));
+                assertThat(chromium.evaluate("document.getElementById('meta').textContent").asText())
+                        .containsPattern("samples in [\\d,]+ ticks · [\\d,]+ errors?");
                 // The source came through the target's root: the script's own lines, not "not available".
                 String hottest = chromium.evaluate("""
                         (() => { const rows = [...document.querySelectorAll('#source tbody tr')];

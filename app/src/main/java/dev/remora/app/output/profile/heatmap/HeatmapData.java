@@ -25,7 +25,7 @@ import java.util.TreeMap;
  * with the line to jump to, and its source where it could be read:
  *
  * <pre>
- * {"meta": {pid, pythonVersion, mode, samples},
+ * {"meta": {pid, pythonVersion, mode, samples, ticks, errors, errorReasons: "2 stack moved while read" or ""},
  *  "files": [{path, samples, lines: [[line, own, total], ...], functions: [[name, line, own, total], ...],
  *             source: ["first line", ...] or null}, ...]}   // files by samples, most first
  * </pre>
@@ -50,7 +50,11 @@ final class HeatmapData {
             json.beginObject().name("meta").beginObject().name("pid").value(info.pid())
                     .name("pythonVersion").value(info.pythonVersion())
                     .name("mode").value(info.mode().name().toLowerCase(Locale.ROOT))
-                    .name("samples").value(profile.samples().size()).endObject();
+                    .name("samples").value(profile.samples().size())
+                    .name("ticks").value(profile.stats().ticks())
+                    .name("errors").value(profile.stats().errors().total())
+                    .name("errorReasons").value(profile.stats().errors().total() == 0 ? "" : profile.stats().errors().describe())
+                    .endObject();
             json.name("files").beginArray();
             for (Map.Entry<String, FileCounts> e : ordered) {
                 file(json, e.getKey(), e.getValue(), sources.lines(e.getKey()));
