@@ -43,7 +43,8 @@ class CallHeavyAccuracyTest {
 
     /**
      * Each interpreter in wall and cpu mode, written as collapsed stacks; those with a frame marker
-     * (3.15+) also with --frame-marker, and also captured with --binary and read back with replay.
+     * (3.15+) also with --frame-marker, captured with --binary and read back with replay, and drawn as
+     * a heatmap (whose per-function totals are read from the page).
      */
     static Stream<Arguments> interpretersAndModes() {
         return TargetInterpreters.all().stream().flatMap(python -> {
@@ -52,7 +53,7 @@ class CallHeavyAccuracyTest {
             return python.minor() >= 15
                     ? Stream.concat(plain, Stream.of(Arguments.of(python, "wall", true, "collapsed"),
                             Arguments.of(python, "cpu", true, "collapsed"), Arguments.of(python, "wall", false, "binary"),
-                            Arguments.of(python, "cpu", false, "binary")))
+                            Arguments.of(python, "cpu", false, "binary"), Arguments.of(python, "wall", false, "heatmap")))
                     : plain;
         });
     }
@@ -72,7 +73,11 @@ class CallHeavyAccuracyTest {
                 BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
                 assertThat(out.readLine()).isEqualTo("READY");
                 // A binary capture is read back by replay, as a user would, into the same collapsed stacks.
-                Path written = output.equals("binary") ? dir.host("profile.bin") : profile;
+                Path written = switch (output) {
+                    case "binary" -> dir.host("profile.bin");
+                    case "heatmap" -> dir.host("profile.html");
+                    default -> profile;
+                };
                 List<Object> args = new java.util.ArrayList<>(List.of("attach", "-d", PROFILE_SECONDS, "--mode", mode,
                         "--" + output, "-o", written));
                 if (marker) {
@@ -89,7 +94,8 @@ class CallHeavyAccuracyTest {
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
-            ProfileAccuracyTest.Shares profiled = ProfileAccuracyTest.Shares.of(Files.readAllLines(profile));
+            ProfileAccuracyTest.Shares profiled = output.equals("heatmap") ? heatmapShares(dir.host("profile.html"))
+                    : ProfileAccuracyTest.Shares.of(Files.readAllLines(profile));
             Matcher counts = TICKS.matcher(run.err());
             assertThat(counts.find()).as(run.err()).isTrue();
             long samples = Long.parseLong(counts.group(1));
@@ -110,5 +116,20 @@ class CallHeavyAccuracyTest {
                         .isCloseTo(measured.get(function).asDouble(), within(0.02));
             }
         }
+    }
+
+    /** Each function's samples as the heatmap page counts them (on the stack, once per sample), over all samples. */
+    private static ProfileAccuracyTest.Shares heatmapShares(Path page) throws Exception {
+        String html = Files.readString(page, StandardCharsets.UTF_8);
+        String open = "<script type=\"application/json\" id=\"heatmap-data\">";
+        int start = html.indexOf(open) + open.length();
+        JsonNode data = new ObjectMapper().readTree(html.substring(start, html.indexOf("</script>", start)));
+        java.util.Map<String, Long> counts = new java.util.HashMap<>();
+        for (JsonNode file : data.get("files")) {
+            for (JsonNode function : file.get("functions")) {
+                counts.merge(function.get(0).asText(), function.get(3).asLong(), Long::sum);
+            }
+        }
+        return new ProfileAccuracyTest.Shares(counts, data.get("meta").get("samples").asLong());
     }
 }
