@@ -6,7 +6,8 @@
 #   remora-VERSION-py3-none-manylinux_2_17_x86_64.whl   the same payload as a Python wheel whose
 #                                        `remora` console command runs it (pip/pipx, offline).
 # Needs the JDK 25 the build uses and a CPython 3.10-3.15 to train the cache on (python3 on PATH, or
-# REMORA_TRAINING_PYTHON).
+# REMORA_TRAINING_PYTHON: one or more interpreters, space-separated; a 3.13+ and an older one give the
+# quickest start on both).
 set -euo pipefail
 
 ROOT=$(dirname "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")")
@@ -42,9 +43,9 @@ find "$STAGE/runtime" -type l | while read -r link; do
     cp --remove-destination "$(readlink -f "$link")" "$link"
 done
 
-# picocli ships Java 5 classes, which the ahead-of-time cache cannot hold: rewritten with stack maps,
-# they load from the cache like the rest.
-java scripts/release/UpgradeClasses.java app/target/remora.jar "$STAGE/lib/remora.jar" picocli/ >&2
+# picocli and AOP Alliance ship classes older than Java 6, which the ahead-of-time cache cannot hold:
+# rewritten with stack maps, they load from the cache like the rest, and a start never opens the jar.
+java scripts/release/UpgradeClasses.java app/target/remora.jar "$STAGE/lib/remora.jar" picocli/ org/aopalliance/ >&2
 sed "s/@JVM_OPTS@/${JVM_OPTS[*]}/" scripts/release/launcher.sh >"$STAGE/bin/remora"
 chmod 755 "$STAGE/bin/remora"
 
@@ -59,20 +60,27 @@ step "generating shell completions"
 } >"$STAGE/share/zsh/site-functions/_remora"
 
 step "training the ahead-of-time cache"
-python=${REMORA_TRAINING_PYTHON:-$(command -v python3 || true)}
-[ -n "$python" ] || { echo "release: no python3 to train the cache on (set REMORA_TRAINING_PYTHON)" >&2; exit 1; }
-"$python" scripts/release/training_target.py >"$DIST/training.out" &
-target=$!
-trap 'kill "$target" 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
-    grep -q READY "$DIST/training.out" 2>/dev/null && break
-    sleep 0.1
+# One target per interpreter named (space-separated): a 3.13+ CPython reads debug offsets, an older one
+# the built-in tables, and the cache keeps what the trained paths load. The code goes in with -c, so an
+# interpreter may be a wrapper that runs it in another root.
+pythons=${REMORA_TRAINING_PYTHON:-$(command -v python3 || true)}
+[ -n "$pythons" ] || { echo "release: no python3 to train the cache on (set REMORA_TRAINING_PYTHON)" >&2; exit 1; }
+targets=()
+trap 'kill "${targets[@]}" 2>/dev/null || true' EXIT
+for python in $pythons; do
+    out=$DIST/training-${#targets[@]}.out
+    "$python" -c "$(cat scripts/release/training_target.py)" >"$out" &
+    targets+=($!)
+    for _ in $(seq 100); do
+        grep -q READY "$out" 2>/dev/null && break
+        sleep 0.1
+    done
+    grep -q READY "$out" || { echo "release: the training target $python did not start" >&2; exit 1; }
 done
-grep -q READY "$DIST/training.out" || { echo "release: the training target did not start" >&2; exit 1; }
 "$STAGE/runtime/bin/java" -XX:AOTCacheOutput="$STAGE/lib/remora.aot" -Xlog:aot=error -Xlog:cds=error \
-    "${JVM_OPTS[@]}" -cp "$STAGE/lib/remora.jar" dev.remora.app.AotTraining "$target" >&2
-kill "$target" 2>/dev/null || true
-rm -f "$DIST/training.out"
+    "${JVM_OPTS[@]}" -cp "$STAGE/lib/remora.jar" dev.remora.app.AotTraining "${targets[@]}" >&2
+kill "${targets[@]}" 2>/dev/null || true
+rm -f "$DIST"/training-*.out
 # The cache is checked against the jar's size and time: both must stay as trained.
 "$STAGE/bin/remora" --version >&2
 

@@ -12,16 +12,18 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Enumeration;
+import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 
 /**
- * Rewrites the classes of a jar that are older than Java 6 (picocli's are Java 5) as Java 8 classes
- * with stack maps: the JDK's ahead-of-time cache links only classes the split verifier can check,
- * and loading the old ones at every start costs a tenth of a second.
+ * Rewrites the classes of a jar that are older than Java 6 (picocli's are Java 5, AOP Alliance's,
+ * which Guice loads, older still) as Java 8 classes with stack maps: the JDK's ahead-of-time cache
+ * links only classes the split verifier can check, and loading the old ones at every start costs a
+ * tenth of a second.
  *
- * usage: java UpgradeClasses.java IN.jar OUT.jar PACKAGE-PREFIX (e.g. picocli/)
+ * usage: java UpgradeClasses.java IN.jar OUT.jar PACKAGE-PREFIX... (e.g. picocli/)
  */
 public final class UpgradeClasses {
 
@@ -31,7 +33,7 @@ public final class UpgradeClasses {
     public static void main(String[] args) throws IOException {
         Path in = Path.of(args[0]);
         Path out = Path.of(args[1]);
-        String prefix = args[2];
+        List<String> prefixes = List.of(args).subList(2, args.length);
         int upgraded = 0;
         // The stack maps name common super types: the jar's own classes are looked up in the jar.
         URLClassLoader jarClasses = new URLClassLoader(new URL[] {in.toUri().toURL()}, null);
@@ -48,7 +50,7 @@ public final class UpgradeClasses {
                 try (InputStream stream = jar.getInputStream(entry)) {
                     bytes = stream.readAllBytes();
                 }
-                if (entry.getName().endsWith(".class") && entry.getName().startsWith(prefix)) {
+                if (entry.getName().endsWith(".class") && prefixes.stream().anyMatch(entry.getName()::startsWith)) {
                     ClassModel model = classFile.parse(bytes);
                     if (model.majorVersion() < ClassFile.JAVA_6_VERSION) {
                         // Rebuilding every method body is what makes the library generate the stack maps.

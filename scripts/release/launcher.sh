@@ -15,8 +15,9 @@ case "${1:-}" in
     dump) tuning="-XX:TieredStopAtLevel=1 -Xmn4m" ;;
     *) tuning="-XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining" ;;
 esac
-# An unusable cache (a changed jar) only slows the start: say nothing of it.
+# An unusable cache (a changed jar) only slows the start: say nothing of it. The main class is named,
+# not found through -jar: reading the jar's manifest means opening the jar, which the cache spares.
 # JAVA_OPTS is split on whitespace, as other JVM launchers do.
 # shellcheck disable=SC2086
 exec "$home/runtime/bin/java" -XX:AOTCache="$home/lib/remora.aot" -Xlog:aot=off -Xlog:cds=off \
-    @JVM_OPTS@ $tuning ${JAVA_OPTS:-} -jar "$home/lib/remora.jar" "$@"
+    @JVM_OPTS@ $tuning ${JAVA_OPTS:-} -cp "$home/lib/remora.jar" dev.remora.app.Main "$@"
