@@ -3,6 +3,7 @@ package dev.remora.app;
 import com.google.inject.Guice;
 import dev.remora.app.cli.RemoraCommand;
 import dev.remora.app.cli.UserErrorHandler;
+import dev.remora.app.wiring.AdapterTargets;
 import dev.remora.app.wiring.GuiceFactory;
 import dev.remora.app.wiring.RemoraModule;
 import picocli.CommandLine;
@@ -16,7 +17,10 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        // The injector is built, and the default way of reading memory bound, while the command line is read.
+        CommandLine.IFactory factory = GuiceFactory.buildingInBackground(new RemoraModule(), AdapterTargets::prepareDefault);
+        System.exit(run(factory, new PrintWriter(System.out, true, StandardCharsets.UTF_8),
+                new PrintWriter(System.err, true, StandardCharsets.UTF_8), args));
     }
 
     public static int run(String... args) {

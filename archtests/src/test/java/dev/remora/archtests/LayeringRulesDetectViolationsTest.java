@@ -7,6 +7,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.EvaluationResult;
 import dev.remora.adapters.procmem.archfixture.OtherAdapterType;
 import dev.remora.adapters.vmreadv.archfixture.ReachesIntoOtherAdapter;
+import dev.remora.app.archfixture.InjectedMembers;
 import dev.remora.domain.archfixture.CleanDomainCode;
 import dev.remora.domain.archfixture.ReadsFileSystem;
 import dev.remora.domain.archfixtureleft.Left;
@@ -53,5 +54,15 @@ class LayeringRulesDetectViolationsTest {
                 .evaluate(importClasses(Left.class, Right.class));
 
         assertThat(result.hasViolation()).isTrue();
+    }
+
+    @Test
+    void injectionRulesReportAnInjectedFieldAndMethod() {
+        JavaClasses classes = importClasses(InjectedMembers.class);
+
+        assertThat(LayeringTest.NO_FIELD_IS_INJECTED.evaluate(classes).getFailureReport().getDetails())
+                .anyMatch(line -> line.contains("InjectedMembers.source"));
+        assertThat(LayeringTest.NO_METHOD_IS_INJECTED.evaluate(classes).getFailureReport().getDetails())
+                .anyMatch(line -> line.contains("InjectedMembers.setSource"));
     }
 }

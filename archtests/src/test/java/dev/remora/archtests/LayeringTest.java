@@ -7,6 +7,8 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameSt
 import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -92,6 +94,25 @@ public class LayeringTest {
             .matching("dev.remora.app.output.profile.(*)..")
             .should().notDependOnEachOther()
             .because("each output format is written by its own package, sharing only what sits above them");
+
+    /** The annotations Guice injects by; named, so the rules need no compile-time dependency on them. */
+    static final String[] INJECT_ANNOTATIONS = {"jakarta.inject.Inject", "com.google.inject.Inject"};
+
+    static final ArchRule NO_FIELD_IS_INJECTED = noFields()
+            .should().beAnnotatedWith(INJECT_ANNOTATIONS[0]).orShould().beAnnotatedWith(INJECT_ANNOTATIONS[1])
+            .because("picocli's factory creates a class with no constructor parameters itself, without the injector"
+                    + " (GuiceFactory): what it needs must come through its constructor");
+
+    static final ArchRule NO_METHOD_IS_INJECTED = noMethods()
+            .should().beAnnotatedWith(INJECT_ANNOTATIONS[0]).orShould().beAnnotatedWith(INJECT_ANNOTATIONS[1])
+            .because("picocli's factory creates a class with no constructor parameters itself, without the injector"
+                    + " (GuiceFactory): what it needs must come through its constructor");
+
+    @ArchTest
+    static void dependenciesAreInjectedThroughConstructorsOnly(JavaClasses classes) {
+        NO_FIELD_IS_INJECTED.allowEmptyShould(true).check(classes);
+        NO_METHOD_IS_INJECTED.allowEmptyShould(true).check(classes);
+    }
 
     @ArchTest
     static void profileFormatsAreIndependentOfEachOther(JavaClasses classes) {

@@ -15,7 +15,15 @@ import java.util.Objects;
 import java.util.Optional;
 
 /** The adapters Remora ships: /proc for a live process's image, either backend for its memory, ELF cores. */
-final class AdapterTargets implements TargetSource {
+public final class AdapterTargets implements TargetSource {
+
+    /**
+     * Binds the default way of reading a live process's memory (process_vm_readv through FFM) before a
+     * command needs it: linking the call is a good part of what a start costs.
+     */
+    public static void prepareDefault() {
+        NativeBinding.ffm.isSupported();
+    }
 
     @Override
     public TargetPorts live(Backend backend, NativeBinding binding, int pid) throws ProcessImageException {

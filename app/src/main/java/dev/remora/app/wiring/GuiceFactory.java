@@ -1,25 +1,75 @@
 package dev.remora.app.wiring;
 
+import com.google.inject.Guice;
 import com.google.inject.Injector;
+import com.google.inject.Module;
 import picocli.CommandLine;
 
+import java.lang.reflect.Constructor;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+
 /**
- * Creates picocli's commands and mixins through the run's one injector, so they get what they
- * {@code @Inject}; picocli's own helpers (collections, converters) come from its default factory.
+ * Creates picocli's commands and mixins: those whose constructor takes what they need come from the
+ * run's one injector; those with nothing to inject, and picocli's own helpers (collections,
+ * converters), from picocli's default factory. Remora injects through constructors only (an
+ * architecture rule holds it to that), so a class whose constructors take nothing has nothing Guice
+ * would give it.
  */
 public final class GuiceFactory implements CommandLine.IFactory {
 
     private static final String OWN_CLASSES = "dev.remora.";
 
-    private final Injector injector;
+    private final Supplier<Injector> injector;
     private final CommandLine.IFactory fallback = CommandLine.defaultFactory();
 
     public GuiceFactory(Injector injector) {
+        this.injector = () -> injector;
+    }
+
+    private GuiceFactory(Supplier<Injector> injector) {
         this.injector = injector;
+    }
+
+    /**
+     * A factory whose injector is built on a thread of its own while picocli reads the commands, which
+     * need it only for the few classes that take dependencies; {@code afterwards} runs on that thread
+     * once the injector is built (work a start would otherwise wait for).
+     */
+    public static GuiceFactory buildingInBackground(Module module, Runnable afterwards) {
+        CompletableFuture<Injector> built = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("remora-wiring").start(() -> {
+            try {
+                built.complete(Guice.createInjector(module));
+            } catch (RuntimeException | Error e) {
+                built.completeExceptionally(e);
+                return;
+            }
+            afterwards.run();
+        });
+        return new GuiceFactory(() -> {
+            try {
+                return built.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+        });
     }
 
     @Override
     public <K> K create(Class<K> type) throws Exception {
-        return type.getName().startsWith(OWN_CLASSES) ? injector.getInstance(type) : fallback.create(type);
+        return type.getName().startsWith(OWN_CLASSES) && takesDependencies(type)
+                ? injector.get().getInstance(type)
+                : fallback.create(type);
+    }
+
+    private static boolean takesDependencies(Class<?> type) {
+        for (Constructor<?> constructor : type.getDeclaredConstructors()) {
+            if (constructor.getParameterCount() > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 }
