@@ -18,7 +18,7 @@ final class PythonFinder {
 
     /** The supported versions' own names, newest first, then the generic ones. */
     private static final List<String> NAMES = Stream.concat(
-            VersionLayout.supported().reversed().stream().map(v -> "python" + v.name()),
+            VersionLayout.supportedNames().reversed().stream().map(name -> "python" + name),
             Stream.of("python3", "python")).toList();
 
     private PythonFinder() {}
@@ -91,8 +91,7 @@ final class PythonFinder {
     /** Whether "3.12" or "3.12.1" names a supported minor version. */
     private static boolean supportedMinor(String version) {
         String[] parts = version.split("\\.");
-        return VersionLayout.supported().stream()
-                .anyMatch(v -> (v.major() + "").equals(parts[0]) && (v.minor() + "").equals(parts[1]));
+        return VersionLayout.supportedNames().contains(parts[0] + "." + parts[1]);
     }
 
     /** "IMPLEMENTATION MAJOR MINOR GIL" as the interpreter reports it, if it runs. */

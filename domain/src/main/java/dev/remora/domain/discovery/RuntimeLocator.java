@@ -70,7 +70,7 @@ public final class RuntimeLocator {
     private InspectionException noRuntime(Set<String> files) {
         for (String f : files) {
             Matcher m = VERSIONED_NAME.matcher(MappedSections.basename(f));
-            if (m.find() && Integer.parseInt(m.group(1)) == 3 && Integer.parseInt(m.group(2)) < VersionLayout.supported().getFirst().minor()) {
+            if (m.find() && Integer.parseInt(m.group(1)) == 3 && !VersionLayout.isSupported(3, Integer.parseInt(m.group(2)))) {
                 return new InspectionException.UnsupportedVersion(
                         "process %d runs CPython %s.%s (%s), which is not supported (supported: %s)".formatted(
                                 image.pid(), m.group(1), m.group(2), f, VersionLayout.supportedVersions()));

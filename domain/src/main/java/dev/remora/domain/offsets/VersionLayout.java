@@ -10,7 +10,7 @@ import dev.remora.domain.offsets.versions.CPython3_15;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.stream.Collectors;
+import java.util.function.Supplier;
 
 /**
  * Everything Remora knows of one CPython minor version: where its layout comes from (the target's
@@ -82,7 +82,11 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
             set_object.table              0x28
             """;
 
-    private static final List<VersionLayout> SUPPORTED = List.of(v3_10(), v3_11(), v3_12(), v3_13(), v3_14(), v3_15());
+    /** Oldest first. Each layout is built when first asked for: a run reads one version, not six tables. */
+    private static final List<Supported> SUPPORTED = List.of(new Supported(3, 10, VersionLayout::v3_10),
+            new Supported(3, 11, VersionLayout::v3_11), new Supported(3, 12, VersionLayout::v3_12),
+            new Supported(3, 13, VersionLayout::v3_13), new Supported(3, 14, VersionLayout::v3_14),
+            new Supported(3, 15, VersionLayout::v3_15));
 
     private static VersionLayout v3_10() {
         HeaderTable t = HeaderTable.parse("3.10", CPython3_10.LAYOUT_FROM, CPython3_10.LAYOUT);
@@ -279,17 +283,27 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
     }
 
     public static Optional<VersionLayout> forVersion(PythonVersion version) {
-        return SUPPORTED.stream().filter(v -> v.major == version.major() && v.minor == version.minor()).findFirst();
+        return SUPPORTED.stream().filter(v -> v.is(version.major(), version.minor())).findFirst().map(Supported::layout);
     }
 
     /** The supported minor versions, oldest first. */
     public static List<VersionLayout> supported() {
-        return SUPPORTED;
+        return SUPPORTED.stream().map(Supported::layout).toList();
+    }
+
+    /** Whether CPython {@code major.minor} is supported, without building its layout. */
+    public static boolean isSupported(int major, int minor) {
+        return SUPPORTED.stream().anyMatch(v -> v.is(major, minor));
+    }
+
+    /** The supported minor versions' names ("3.10", ...), oldest first, without building their layouts. */
+    public static List<String> supportedNames() {
+        return SUPPORTED.stream().map(v -> v.major + "." + v.minor).toList();
     }
 
     /** The supported minor versions, as "3.11, 3.12, 3.13". */
     public static String supportedVersions() {
-        return SUPPORTED.stream().map(VersionLayout::name).collect(Collectors.joining(", "));
+        return String.join(", ", supportedNames());
     }
 
     /** "3.12". */
@@ -306,5 +320,37 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
     /** The object a {@code _PyStackRef} (a value-stack slot, or 3.14+'s {@code f_executable}) refers to. */
     public long untagStackRef(long ref) {
         return ref & ~stackRefTagBits;
+    }
+
+    /** A supported version's number, and its layout once built. */
+    private static final class Supported {
+        private final int major;
+        private final int minor;
+        private final Supplier<VersionLayout> build;
+        private volatile VersionLayout built;
+
+        Supported(int major, int minor, Supplier<VersionLayout> build) {
+            this.major = major;
+            this.minor = minor;
+            this.build = build;
+        }
+
+        boolean is(int major, int minor) {
+            return this.major == major && this.minor == minor;
+        }
+
+        VersionLayout layout() {
+            VersionLayout layout = built;
+            if (layout == null) {
+                synchronized (this) {
+                    layout = built;
+                    if (layout == null) {
+                        layout = build.get();
+                        built = layout;
+                    }
+                }
+            }
+            return layout;
+        }
     }
 }
