@@ -138,14 +138,23 @@ final class ProfileSession {
 
     /** Says that sampling began, once Ctrl-C would keep what it collects. */
     private void started() {
-        String until = durationNanos <= 0 ? "until it exits"
-                : "for %s s".formatted(java.math.BigDecimal.valueOf(Math.round(durationNanos / 1e6), 3).stripTrailingZeros()
-                        .toPlainString());
+        // Plain concatenation: a formatter or BigDecimal would cost the first sample milliseconds to set up.
+        String until = durationNanos <= 0 ? "until it exits" : "for " + seconds(Math.round(durationNanos / 1e6)) + " s";
         synchronized (err) {
-            err.printf(Locale.ROOT, "Sampling process %d (CPython %s) at %s %s; Ctrl-C stops and writes the profile.%n",
-                    process.pid(), process.version(), options.rate, until);
+            err.println("Sampling process " + process.pid() + " (CPython " + process.version() + ") at " + options.rate + " "
+                    + until + "; Ctrl-C stops and writes the profile.");
             err.flush();
         }
+    }
+
+    /** {@code millis} as seconds without trailing zeros: 50 gives "0.05", 2000 gives "2". */
+    static String seconds(long millis) {
+        String fraction = Long.toString(1000 + millis % 1000).substring(1);
+        int end = fraction.length();
+        while (end > 0 && fraction.charAt(end - 1) == '0') {
+            end--;
+        }
+        return millis / 1000 + (end == 0 ? "" : "." + fraction.substring(0, end));
     }
 
     private void nameThreads(Profile profile) {
