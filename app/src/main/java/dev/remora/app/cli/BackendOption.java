@@ -1,6 +1,5 @@
 package dev.remora.app.cli;
 
-import dev.remora.app.wiring.TargetPorts;
 import dev.remora.adapters.vmreadv.NativeBinding;
 import dev.remora.app.wiring.Backend;
 import dev.remora.app.wiring.TargetPorts;

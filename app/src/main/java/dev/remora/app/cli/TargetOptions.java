@@ -1,7 +1,6 @@
 package dev.remora.app.cli;
 
 import dev.remora.app.wiring.TargetPorts;
-import dev.remora.app.wiring.TargetPorts;
 import dev.remora.domain.InspectionException;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
