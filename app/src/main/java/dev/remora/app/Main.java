@@ -1,6 +1,5 @@
 package dev.remora.app;
 
-import com.google.inject.Guice;
 import dev.remora.app.cli.RemoraCommand;
 import dev.remora.app.cli.UserErrorHandler;
 import dev.remora.app.wiring.AdapterTargets;
@@ -17,10 +16,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        // The injector is built, and the default way of reading memory bound, while the command line is read.
-        CommandLine.IFactory factory = GuiceFactory.buildingInBackground(new RemoraModule(), AdapterTargets::prepareDefault);
-        System.exit(run(factory, new PrintWriter(System.out, true, StandardCharsets.UTF_8),
-                new PrintWriter(System.err, true, StandardCharsets.UTF_8), args));
+        System.exit(run(args));
     }
 
     public static int run(String... args) {
@@ -28,9 +24,12 @@ public final class Main {
                 new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
     }
 
-    /** Creates commands through the run's one injector. */
+    /**
+     * Creates commands through the run's one injector. The injector is built, and the default way of
+     * reading memory bound, while the command line is read.
+     */
     public static CommandLine.IFactory factory() {
-        return new GuiceFactory(Guice.createInjector(new RemoraModule()));
+        return GuiceFactory.buildingInBackground(new RemoraModule(), AdapterTargets::prepareDefault);
     }
 
     /** Runs the command line and returns its exit code; never throws at the user. */

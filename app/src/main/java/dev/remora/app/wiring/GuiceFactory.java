@@ -6,8 +6,8 @@ import com.google.inject.Module;
 import picocli.CommandLine;
 
 import java.lang.reflect.Constructor;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.function.Supplier;
 
 /**
@@ -38,21 +38,20 @@ public final class GuiceFactory implements CommandLine.IFactory {
      * once the injector is built (work a start would otherwise wait for).
      */
     public static GuiceFactory buildingInBackground(Module module, Runnable afterwards) {
-        CompletableFuture<Injector> built = new CompletableFuture<>();
+        // A FutureTask, not a CompletableFuture: the latter's class init sets up the common fork-join pool.
+        FutureTask<Injector> built = new FutureTask<>(() -> Guice.createInjector(module));
         Thread.ofPlatform().daemon().name("remora-wiring").start(() -> {
-            try {
-                built.complete(Guice.createInjector(module));
-            } catch (RuntimeException | Error e) {
-                built.completeExceptionally(e);
-                return;
-            }
+            built.run();
             afterwards.run();
         });
         return new GuiceFactory(() -> {
             try {
-                return built.join();
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+                return built.get();
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the injector was built", e);
             }
         });
     }
