@@ -110,8 +110,8 @@ public class LayeringTest {
 
     @ArchTest
     static void dependenciesAreInjectedThroughConstructorsOnly(JavaClasses classes) {
-        NO_FIELD_IS_INJECTED.allowEmptyShould(true).check(classes);
-        NO_METHOD_IS_INJECTED.allowEmptyShould(true).check(classes);
+        NO_FIELD_IS_INJECTED.check(classes);
+        NO_METHOD_IS_INJECTED.check(classes);
     }
 
     @ArchTest
