@@ -42,7 +42,11 @@ public final class GuiceFactory implements CommandLine.IFactory {
         FutureTask<Injector> built = new FutureTask<>(() -> Guice.createInjector(module));
         Thread.ofPlatform().daemon().name("remora-wiring").start(() -> {
             built.run();
-            afterwards.run();
+            try {
+                afterwards.run();
+            } catch (RuntimeException | LinkageError e) {
+                // Only a head start: the command that needs the work meets the failure itself and says why.
+            }
         });
         return new GuiceFactory(() -> {
             try {

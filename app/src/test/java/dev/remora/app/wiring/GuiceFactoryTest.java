@@ -81,4 +81,29 @@ class GuiceFactoryTest {
                 .isInstanceOf(CreationException.class)
                 .hasMessageContaining("no sources here");
     }
+
+    @Test
+    void aFailureOfWhatRunsAfterwardsStaysOnItsThread() throws Exception {
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        CountDownLatch uncaught = new CountDownLatch(1);
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> uncaught.countDown());
+        try {
+            CountDownLatch failed = new CountDownLatch(1);
+            GuiceFactory factory = GuiceFactory.buildingInBackground(new AbstractModule() {
+                @Override
+                protected void configure() {
+                    bind(Source.class).toInstance(new Source("bound"));
+                }
+            }, () -> {
+                failed.countDown();
+                throw new UnsupportedOperationException("no process_vm_readv here");
+            });
+
+            assertThat(factory.create(TakesSource.class).source.name()).isEqualTo("bound");
+            assertThat(failed.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(uncaught.await(500, TimeUnit.MILLISECONDS)).isFalse();
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+    }
 }
