@@ -209,7 +209,9 @@ final class LiveView implements ProfileSink {
     public void write(Profile whole) {
         LiveScreen.View all = new LiveScreen.View(LiveScreen.Sort.OWN_TIME, -1, false);
         // On the normal screen, where long lines wrap rather than vanish.
-        List<String> lines = LiveScreen.lines(header(), table.snapshot(whole), all, intervalNanos, FINAL_WIDTH, FINAL_ROWS);
+        // Its percentages are of the whole run, not of the last second: this table is what the run leaves behind.
+        List<LiveTable.ThreadCounts> counts = table.snapshot(whole).stream().map(LiveTable.ThreadCounts::wholeRun).toList();
+        List<String> lines = LiveScreen.lines(header(), counts, all, intervalNanos, FINAL_WIDTH, FINAL_ROWS);
         for (int i = 0; i < lines.size(); i++) {
             if (i != LiveScreen.KEYS_LINE) {
                 out.println(lines.get(i));

@@ -36,7 +36,13 @@ public final class LiveTable {
 
     /** One thread's counts: the last window's and all of them. */
     public record ThreadCounts(long threadId, String name, long windowSamples, long allSamples,
-                        Map<Function, Counts> window, Map<Function, Counts> all) {}
+                        Map<Function, Counts> window, Map<Function, Counts> all) {
+
+        /** These counts with the whole run as their window: the percentages a summary of the run shows. */
+        public ThreadCounts wholeRun() {
+            return new ThreadCounts(threadId, name, allSamples, allSamples, all, all);
+        }
+    }
 
     private final Map<Integer, Map<Function, Counts>> window = new HashMap<>();
     private final Map<Integer, Map<Function, Counts>> all = new HashMap<>();

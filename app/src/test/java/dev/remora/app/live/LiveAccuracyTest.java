@@ -38,6 +38,7 @@ class LiveAccuracyTest {
     /** A table row: %Own, %Total, OwnTime, TotalTime, function and file. */
     private static final Pattern ROW = Pattern.compile(" *([\\d.]+)% +([\\d.]+)% +([\\d.]+)s +([\\d.]+)s +(\\S+) \\((.+)\\)");
     private static final Pattern ELAPSED = Pattern.compile(" elapsed (\\d+)s ");
+    private static final Pattern SAMPLES = Pattern.compile(" samples (\\d+)");
 
     @ParameterizedTest(name = "{0} mode")
     @ValueSource(strings = {"wall", "cpu"})
@@ -46,6 +47,7 @@ class LiveAccuracyTest {
             Process target = new ProcessBuilder(LiveViewTest.python315().scriptCommand(dir.copyResource("targets/callheavy.py"),
                     List.of(Integer.toString(TARGET_SECONDS), mode))).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             String screen;
+            String last;
             JsonNode measured;
             try (TmuxWindow window = TmuxWindow.remora(SESSION, 160, 60, dir.host("top-exit"),
                     List.of("top", "--mode", mode, Long.toString(target.pid())))) {
@@ -60,6 +62,7 @@ class LiveAccuracyTest {
                 screen = window.await(s -> s.contains("[paused]"), "the paused table");
                 measured = new ObjectMapper().readTree(out.readLine());
                 assertThat(window.awaitExit()).isEqualTo("0");
+                last = window.capture();
             } finally {
                 ParkedTarget.kill(target);
             }
@@ -82,6 +85,16 @@ class LiveAccuracyTest {
             if (mode.equals("wall")) {
                 assertThat(watched).as("seconds main was on the stack, against the elapsed time shown\n%s", screen)
                         .isCloseTo(elapsed(screen), within(1.0));
+            }
+            // The table left behind speaks of the whole run: each %Total is its TotalTime over all samples.
+            Matcher samples = SAMPLES.matcher(last);
+            assertThat(samples.find()).as(last).isTrue();
+            double seconds = Long.parseLong(samples.group(1)) / 1000.0; // sampled at 1 kHz
+            List<Matcher> rows = last.lines().map(ROW::matcher).filter(Matcher::matches).toList();
+            assertThat(rows).as(last).hasSizeGreaterThan(5);
+            for (Matcher row : rows) {
+                assertThat(Double.parseDouble(row.group(2))).as("%%Total of %s on the last screen\n%s", row.group(5), last)
+                        .isCloseTo(100 * Double.parseDouble(row.group(4)) / seconds, within(0.3));
             }
         }
     }

@@ -54,4 +54,24 @@ class LiveScreenTest {
         List<String> small = screen(LiveScreen.Sort.OWN, -1, 30, 5);
         assertThat(small).hasSize(5).allMatch(l -> l.length() <= 30);
     }
+
+    @Test
+    void theWholeRunsPercentagesAreThoseOfOneWindowOverEverySample() {
+        ProfileFixture f = new ProfileFixture();
+        f.repeat(6, 1, LEAF, REC, REC, MAIN).repeat(2, 1, REC, MAIN).repeat(2, 2, MAIN);
+        Profile p = f.finish();
+        LiveTable inOne = new LiveTable();
+        inOne.add(p, 0, p.samples().size());
+        LiveTable inTwo = new LiveTable();
+        inTwo.add(p, 0, 6);
+        inTwo.add(p, 6, p.samples().size());
+        LiveScreen.View view = new LiveScreen.View(LiveScreen.Sort.OWN_TIME, -1, false);
+
+        List<String> lastWindow = LiveScreen.lines(HEADER, inTwo.snapshot(p), view, 1_000_000, 200, 50);
+        List<String> wholeRun = LiveScreen.lines(HEADER,
+                inTwo.snapshot(p).stream().map(LiveTable.ThreadCounts::wholeRun).toList(), view, 1_000_000, 200, 50);
+
+        assertThat(wholeRun).isEqualTo(LiveScreen.lines(HEADER, inOne.snapshot(p), view, 1_000_000, 200, 50));
+        assertThat(lastWindow).isNotEqualTo(wholeRun);
+    }
 }
