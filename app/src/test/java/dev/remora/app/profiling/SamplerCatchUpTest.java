@@ -28,21 +28,6 @@ class SamplerCatchUpTest {
     private static final FrameInfo BUSY = new FrameInfo("busy", "/app/t.py", new SourceLocation(3, 3, 4, 20));
     private static final FrameInfo REST = new FrameInfo("rest", "/app/t.py", new SourceLocation(7, 7, 4, 20));
 
-    /** Time in nanoseconds; a sleep wakes 60 µs late, as Linux's timer slack makes it. */
-    private static final class FakeClock implements Sampler.Clock {
-        long now;
-
-        @Override
-        public long nanoTime() {
-            return now;
-        }
-
-        @Override
-        public void parkNanos(long nanos) {
-            now += nanos + 60_000;
-        }
-    }
-
     /** By walk number and time: how long a walk is held up, or 0 when it takes its usual 5 µs. */
     private interface HeldUp {
         long nanos(long walk, long now);
@@ -91,7 +76,7 @@ class SamplerCatchUpTest {
 
     @Test
     void gridPointsPassedWhileTheBusyTargetHeldTheSamplerUpAreSampledStill() {
-        FakeClock clock = new FakeClock();
+        FakeClock clock = new FakeClock(60_000);
         // While the target is busy, every fourth walk is held up for 3 ms.
         Profile profile = sample(clock, (walk, now) -> now % CYCLE < BUSY_PART && walk % 4 == 0 ? 3 * MS : 0, 10);
 
@@ -103,7 +88,7 @@ class SamplerCatchUpTest {
 
     @Test
     void aStallLongerThanTheCatchUpWindowIsCountedAsMissed() {
-        FakeClock clock = new FakeClock();
+        FakeClock clock = new FakeClock(60_000);
         // Once, at the 1000th walk, the sampler is held up for 300 ms.
         Profile profile = sample(clock, (walk, now) -> walk == 1000 ? 300 * MS : 0, 3);
 

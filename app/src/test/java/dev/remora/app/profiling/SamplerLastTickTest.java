@@ -21,24 +21,9 @@ class SamplerLastTickTest {
     private static final long MS = 1_000_000L;
     private static final FrameInfo WORK = new FrameInfo("work", "/app/t.py", new SourceLocation(3, 3, 4, 20));
 
-    /** Moves only when the sampler sleeps or walks. */
-    private static final class FakeClock implements Sampler.Clock {
-        long now;
-
-        @Override
-        public long nanoTime() {
-            return now;
-        }
-
-        @Override
-        public void parkNanos(long nanos) {
-            now += nanos;
-        }
-    }
-
     @Test
     void theLastTickHasTheFinalCountsAndComesBeforeTheLastWindow() {
-        FakeClock clock = new FakeClock();
+        FakeClock clock = new FakeClock(0);
         ProfileBuilder builder = new ProfileBuilder(new ProfileInfo(1, "3.15", "test", ProfileMode.WALL, MS, 0));
         List<String> events = new ArrayList<>();
         List<SamplerProgress> ticks = new ArrayList<>();
