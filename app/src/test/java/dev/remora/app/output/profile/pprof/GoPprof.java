@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * scripts/provision-go.sh has installed it. Go runs offline and keeps its state in a scratch
  * directory, so the test touches neither the network nor the user's home.
  */
-final class GoPprof {
+public final class GoPprof {
 
     private static final long TIMEOUT_SECONDS = 600;
 
@@ -28,7 +28,7 @@ final class GoPprof {
     }
 
     /** Provisions Go (failing, never skipping, when that fails) and returns a runner using it. */
-    static GoPprof provision(Path scratch) {
+    public static GoPprof provision(Path scratch) {
         Path script = repositoryRoot().resolve("scripts/provision-go.sh");
         Result result = run(List.of(script.toString()), Map.of(), scratch);
         if (result.exitCode() != 0) {
@@ -43,7 +43,7 @@ final class GoPprof {
     }
 
     /** {@code go tool pprof ARGS...}; fails the test unless pprof exits with 0. */
-    String pprof(String... args) {
+    public String pprof(String... args) {
         List<String> command = new ArrayList<>(List.of(go.toString(), "tool", "pprof"));
         command.addAll(List.of(args));
         Result result = run(command, Map.of(
