@@ -66,6 +66,9 @@ final class ProfileSession {
         if (options.frameMarker) {
             process.useFrameMarkers();
         }
+        if (options.mode == ProfileMode.EXCEPTION) {
+            process.requireHandledExceptions();
+        }
         // Seized on the thread that samples: the system ties a stopped process to the thread that stops it.
         try (ProcessStopper stopper = options.blocking ? StoppedSamples.seize(process.pid()) : null) {
             this.stopper = stopper;

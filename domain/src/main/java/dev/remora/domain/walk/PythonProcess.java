@@ -133,6 +133,21 @@ public final class PythonProcess {
     }
 
     /**
+     * Checks that walks can tell which threads are handling an exception, as an exception-mode
+     * profile keeps only those: a target whose thread states do not show it would give an empty
+     * profile that looks like a program that never handles one.
+     *
+     * @throws InspectionException.Unsupported when the target's layout does not show handled exceptions
+     */
+    public void requireHandledExceptions() throws InspectionException {
+        DebugOffsets.Thread thread = offsets.thread();
+        if (thread.currentException().isEmpty() && thread.excStateValue().isEmpty()) {
+            throw new InspectionException.Unsupported(("CPython %s does not show which exception a thread is handling"
+                    + " (3.15 and later do), so an exception-mode profile of it would be empty").formatted(offsets.version()));
+        }
+    }
+
+    /**
      * Another writer of the frame markers (another profiler taking a turn on the target) may have
      * moved them since the last walk: the next walks prove each thread's marker afresh before they
      * trust the frames below it again.
