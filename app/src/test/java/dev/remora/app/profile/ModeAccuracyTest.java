@@ -40,7 +40,7 @@ class ModeAccuracyTest {
     }
 
     static List<TargetInterpreter> exportingExceptions() {
-        return TargetInterpreters.all().stream().filter(python -> python.isAtLeast(3, 15)).toList();
+        return TargetInterpreters.all().stream().filter(python -> python.isAtLeast(3, 13)).toList();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -66,7 +66,7 @@ class ModeAccuracyTest {
     }
 
     static List<TargetInterpreter> hidingExceptions() {
-        return TargetInterpreters.all().stream().filter(python -> !python.isAtLeast(3, 15)).toList();
+        return TargetInterpreters.all().stream().filter(python -> !python.isAtLeast(3, 13)).toList();
     }
 
     /** Where a thread state does not show the exception it handles, an exception profile is refused, not left empty. */

@@ -74,6 +74,17 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
             cell_object.size              0x18
             cell_object.ob_ref            0x10
             """;
+    /**
+     * Where 3.13 and 3.14 keep a thread's exceptions, which 3.15 exports ({@code Include/cpython/pystate.h}):
+     * {@code current_exception} just before {@code exc_info}, the thread's own {@code exc_state} item, and
+     * that item's {@code exc_value} first. The same in both, as 3.13.0's headers and the thread states of
+     * live 3.13 and 3.14 interpreters show.
+     */
+    private static final String EXCEPTIONS_3_13 = """
+            thread_state.current_exception 0x70
+            thread_state.exc_state        0x100
+            err_stackitem.exc_value       0x0
+            """;
     /** 3.13's {@code PySetObject}, which 3.14 exports: {@code fill, used, mask, table} after the head. */
     private static final String SET_3_13 = """
             set_object.size               0xc8
@@ -134,7 +145,7 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
     private static VersionLayout v3_13() {
         return new Builder(3, 13)
                 .exported(DebugOffsetsLayout.V3_13)
-                .unexported(HeaderTable.parse("3.13", "3.13.0", UNEXPORTED_3_13 + SET_3_13))
+                .unexported(HeaderTable.parse("3.13", "3.13.0", UNEXPORTED_3_13 + SET_3_13 + EXCEPTIONS_3_13))
                 .splitDictValues(SplitDictValues.INSERTION_ORDER)
                 // FRAME_OWNED_BY_CSTACK = 3
                 .owners(new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3))
@@ -150,7 +161,7 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
     private static VersionLayout v3_14() {
         return new Builder(3, 14)
                 .exported(DebugOffsetsLayout.V3_14)
-                .unexported(HeaderTable.parse("3.14", "3.14.0", UNEXPORTED_3_13))
+                .unexported(HeaderTable.parse("3.14", "3.14.0", UNEXPORTED_3_13 + EXCEPTIONS_3_13))
                 .splitDictValues(SplitDictValues.INSERTION_ORDER)
                 // FRAME_OWNED_BY_INTERPRETER = 3, FRAME_OWNED_BY_CSTACK = 4
                 .owners(new FrameOwners(0, 1, new int[] {3, 4}, new int[] {3, 4}, 4))

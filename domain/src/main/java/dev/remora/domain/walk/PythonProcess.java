@@ -143,7 +143,7 @@ public final class PythonProcess {
         DebugOffsets.Thread thread = offsets.thread();
         if (thread.currentException().isEmpty() && thread.excStateValue().isEmpty()) {
             throw new InspectionException.Unsupported(("CPython %s does not show which exception a thread is handling"
-                    + " (3.15 and later do), so an exception-mode profile of it would be empty").formatted(offsets.version()));
+                    + " (3.13 and later do), so an exception-mode profile of it would be empty").formatted(offsets.version()));
         }
     }
 
