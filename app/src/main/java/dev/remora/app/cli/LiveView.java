@@ -5,6 +5,7 @@ import dev.remora.app.live.LiveTable;
 import dev.remora.app.profiling.SamplerProgress;
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileMode;
+import dev.remora.domain.profile.SamplingStats;
 import org.jline.terminal.Attributes;
 import org.jline.terminal.Size;
 import org.jline.terminal.Terminal;
@@ -211,7 +212,13 @@ final class LiveView implements ProfileSink {
         // On the normal screen, where long lines wrap rather than vanish.
         // Its percentages are of the whole run, not of the last second: this table is what the run leaves behind.
         List<LiveTable.ThreadCounts> counts = table.snapshot(whole).stream().map(LiveTable.ThreadCounts::wholeRun).toList();
-        List<String> lines = LiveScreen.lines(header(), counts, all, intervalNanos, FINAL_WIDTH, FINAL_ROWS);
+        // Its header is the run's own statistics: the last progress report may be up to a second old.
+        SamplingStats stats = whole.stats();
+        progress = new SamplerProgress(stats.ticks(), stats.samples(), stats.errors(), stats.missed(), stats.elapsedNanos(), 0);
+        pid = whole.info().pid();
+        python = whole.info().pythonVersion();
+        mode = whole.info().mode();
+        List<String> lines = LiveScreen.lines(header(), counts, all, whole.info().intervalNanos(), FINAL_WIDTH, FINAL_ROWS);
         for (int i = 0; i < lines.size(); i++) {
             if (i != LiveScreen.KEYS_LINE) {
                 out.println(lines.get(i));

@@ -137,8 +137,6 @@ public final class Sampler {
         }
         long elapsed = clock.nanoTime() - start;
         int end = builder.profile().samples().size();
-        // A last tick before the last window: what a live view leaves on the screen shows the final counts.
-        listener.tick(builder.profile(), new SamplerProgress(attempts, end, builder.errors(), missed, elapsed, lastCall));
         if (end > windowStart) {
             listener.window(builder.profile(), windowStart, end);
         }

@@ -39,6 +39,7 @@ class LiveAccuracyTest {
     private static final Pattern ROW = Pattern.compile(" *([\\d.]+)% +([\\d.]+)% +([\\d.]+)s +([\\d.]+)s +(\\S+) \\((.+)\\)");
     private static final Pattern ELAPSED = Pattern.compile(" elapsed (\\d+)s ");
     private static final Pattern SAMPLES = Pattern.compile(" samples (\\d+)");
+    private static final Pattern CAPTURED = Pattern.compile("Captured (\\d+) samples? ");
 
     @ParameterizedTest(name = "{0} mode")
     @ValueSource(strings = {"wall", "cpu"})
@@ -89,6 +90,10 @@ class LiveAccuracyTest {
             // The table left behind speaks of the whole run: each %Total is its TotalTime over all samples.
             Matcher samples = SAMPLES.matcher(last);
             assertThat(samples.find()).as(last).isTrue();
+            // Its header gives the run's final count, the one the summary above it states.
+            Matcher captured = CAPTURED.matcher(last);
+            assertThat(captured.find()).as(last).isTrue();
+            assertThat(samples.group(1)).as("samples in the last header\n%s", last).isEqualTo(captured.group(1));
             double seconds = Long.parseLong(samples.group(1)) / 1000.0; // sampled at 1 kHz
             List<Matcher> rows = last.lines().map(ROW::matcher).filter(Matcher::matches).toList();
             assertThat(rows).as(last).hasSizeGreaterThan(5);
