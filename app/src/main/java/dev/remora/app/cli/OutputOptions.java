@@ -5,6 +5,8 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /** Which profile format to write and where: shared by {@code run}, {@code attach} and {@code replay}. */
 public final class OutputOptions {
@@ -80,7 +82,12 @@ public final class OutputOptions {
     /** Checks what can be wrong of these options alone. */
     void validate() {
         sortKey();
-        zstd();
+        // Loads zstd only for a binary capture, before anything is attached.
+        if (format() == OutputFormat.binary) {
+            zstd();
+        } else {
+            compressionWanted();
+        }
         if (browser && format() != OutputFormat.flamegraph && format() != OutputFormat.diff_flamegraph
                 && format() != OutputFormat.heatmap) {
             throw new UserError("--browser opens HTML outputs: it goes with --flamegraph, --diff-flamegraph or --heatmap",
@@ -88,8 +95,23 @@ public final class OutputOptions {
         }
     }
 
-    /** Whether binary captures compress their samples. */
+    /**
+     * Whether binary captures compress their samples: as asked, when zstd's native library loads here.
+     * Where it cannot (no platform build, a temporary directory mounted noexec), auto captures without
+     * compression and an explicit zstd fails at once, not from the sampling thread.
+     */
     boolean zstd() {
+        if (!compressionWanted()) {
+            return false;
+        }
+        Optional<String> failure = ZSTD_FAILURE.get();
+        if (failure.isPresent() && compression.equals("zstd")) {
+            throw new UserError("--compression zstd: zstd cannot load here: " + failure.get(), UserErrorHandler.EXIT_FAILURE);
+        }
+        return failure.isEmpty();
+    }
+
+    private boolean compressionWanted() {
         return switch (compression) {
             case "auto", "zstd" -> true;
             case "none" -> false;
@@ -97,6 +119,24 @@ public final class OutputOptions {
                     UserErrorHandler.EXIT_USAGE);
         };
     }
+
+    /** Why zstd's native library does not load, once asked; empty when it does. */
+    private static final Supplier<Optional<String>> ZSTD_FAILURE = new Supplier<>() {
+        private Optional<String> failure;
+
+        @Override
+        public synchronized Optional<String> get() {
+            if (failure == null) {
+                try {
+                    com.github.luben.zstd.util.Native.load();
+                    failure = Optional.empty();
+                } catch (LinkageError | RuntimeException e) {
+                    failure = Optional.of(String.valueOf(e.getMessage()).lines().findFirst().orElse(e.getClass().getName()));
+                }
+            }
+            return failure;
+        }
+    };
 
     PstatsTable.SortKey sortKey() {
         try {
