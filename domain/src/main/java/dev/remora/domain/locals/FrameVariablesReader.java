@@ -60,13 +60,13 @@ public final class FrameVariablesReader {
             long raw = slots[i];
             boolean cellSlot = code.holdsCell()[i];
             int cell = code.cellOfArgument()[i];
-            if (untag(raw) == 0 && cell >= 0) {
+            if (unbound(raw) && cell >= 0) {
                 // 3.10 moved this argument into a cell: show it here, as the argument it is.
                 raw = slots[cell];
                 cellSlot = true;
                 shownAsArgument[cell] = true;
             }
-            if (untag(raw) == 0) {
+            if (unbound(raw)) {
                 continue; // unbound, as locals() leaves it out
             }
             variable(code.names().get(i), code.kinds().get(i), raw, untag(raw), cellSlot).ifPresent(out::add);
@@ -75,7 +75,7 @@ public final class FrameVariablesReader {
     }
 
     private Optional<LocalVariable> variable(String name, VariableKind kind, long raw, long value, boolean cellSlot) {
-        if (tagBits != 0 && (raw & tagBits) == tagBits) {
+        if (taggedInt(raw)) {
             // A tagged int (3.14+): the value is in the pointer's bits.
             return Optional.of(new LocalVariable(name, kind, "int", Long.toString(raw >> 2), 0));
         }
@@ -90,6 +90,15 @@ public final class FrameVariablesReader {
         }
         ValueFormatter.Shown text = values.show(shown);
         return Optional.of(new LocalVariable(name, kind, text.type(), text.repr(), shown));
+    }
+
+    /** A tagged int (3.14+) keeps its value in the slot's bits: a tagged 0 untags to 0 but is bound. */
+    private boolean taggedInt(long raw) {
+        return tagBits != 0 && (raw & tagBits) == tagBits;
+    }
+
+    private boolean unbound(long raw) {
+        return untag(raw) == 0 && !taggedInt(raw);
     }
 
     private long untag(long raw) {
