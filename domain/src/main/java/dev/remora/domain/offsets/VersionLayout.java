@@ -297,11 +297,6 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
         return SUPPORTED.stream().filter(v -> v.is(version.major(), version.minor())).findFirst().map(Supported::layout);
     }
 
-    /** The supported minor versions, oldest first. */
-    public static List<VersionLayout> supported() {
-        return SUPPORTED.stream().map(Supported::layout).toList();
-    }
-
     /** Whether CPython {@code major.minor} is supported, without building its layout. */
     public static boolean isSupported(int major, int minor) {
         return SUPPORTED.stream().anyMatch(v -> v.is(major, minor));

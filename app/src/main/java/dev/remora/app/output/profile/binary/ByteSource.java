@@ -21,10 +21,6 @@ final class ByteSource {
         return at < end;
     }
 
-    int position() {
-        return at;
-    }
-
     int u8(String what) throws TachyonFormatException {
         need(1, what);
         return bytes[at++] & 0xff;

@@ -43,10 +43,6 @@ final class FlamegraphData {
     record Baseline(String name, long samples, FlamegraphTree tree) {}
 
     /** The data, safe inside the page's script element. */
-    static String json(Profile profile, FlamegraphTree tree) {
-        return json(profile, tree, Optional.empty());
-    }
-
     static String json(Profile profile, FlamegraphTree tree, Optional<Baseline> baseline) {
         List<FlamegraphTree.Node> preorder = tree.preorder();
         List<FlamegraphTree.Node> basePreorder = baseline.map(b -> b.tree().preorder()).orElse(List.of());
