@@ -99,10 +99,14 @@ final class ChainCheck {
                 continue;
             }
             int at = locate(walked.address(i), ranges);
-            if (Bytes.getLong(copy, at + (int) frame.previous()) != walked.previous(i)
+            CallerLink link = walked.callerLink(i);
+            long previous = Bytes.getLong(copy, at + (int) frame.previous());
+            if (!link.holds(walked.previous(i), previous)
                     || Bytes.getLong(copy, at + (int) frame.executable()) != walked.executable(i)
-                    // The innermost frame runs on while it is read; its callers wait at their calls.
-                    || i > 0 && !frameObjects && Bytes.getLong(copy, at + (int) frame.instrPtr()) != walked.instrPtr(i)) {
+                    // The innermost frame runs on while it is read; its callers wait at their calls (a
+                    // generator that yielded since has moved on to its yield).
+                    || i > 0 && !frameObjects && !link.suspendedSince(walked.previous(i), previous)
+                    && Bytes.getLong(copy, at + (int) frame.instrPtr()) != walked.instrPtr(i)) {
                 return false;
             }
         }

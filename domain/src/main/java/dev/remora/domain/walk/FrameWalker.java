@@ -57,6 +57,8 @@ final class FrameWalker {
     /** 3.11, 3.12: the current frame is named by a record copied apart from the thread state. */
     private final boolean cframeNamesCurrent;
     private final int ownerOffset;
+    /** The owner of generators' and coroutines' frames, whose link to the caller comes and goes. */
+    private final int generatorOwner;
     private final int stateOffset;
     /** 3.10's frame states; unused on later versions. */
     private final DebugOffsets.FrameObject frameStates;
@@ -101,6 +103,7 @@ final class FrameWalker {
         this.bytecodeOffset = offsets.code().bytecode().orElse(-1);
         this.bytesDataOffset = offsets.bytes().obSval();
         this.ownerOffset = (int) offsets.frame().owner().orElse(-1);
+        this.generatorOwner = offsets.layout().owners().generator();
         this.stateOffset = offsets.frame().frameObject().map(o -> (int) o.state()).orElse(-1);
         this.frameStates = offsets.frame().frameObject().orElse(new DebugOffsets.FrameObject(-1, 0, 0));
         this.markerOffset = offsets.thread().lastProfiledFrame().orElse(-1);
@@ -245,6 +248,7 @@ final class FrameWalker {
         boolean firstOnThreadStack = false;
         // Whether the chain ended at the base frame or at the entry frame under a thread's first call.
         boolean endedAtRoot = first == 0;
+        StackCopy.InnermostReading innermost = StackCopy.InnermostReading.BOTH_COPIES;
         long readsBefore = reader.remoteReads();
         walked.clear();
         opcode = null;
@@ -256,6 +260,14 @@ final class FrameWalker {
                     return TOO_MANY_APART;
                 }
                 boolean fromCopy = readFrame(address);
+                if (fromCopy && address == first) {
+                    innermost = copy.innermost(address, frame, offsets, layout::untagStackRef);
+                }
+                if (fromCopy && address != first && suspendedGenerator()) {
+                    // A generator suspended when first copied: resumed by the thread state's moment, as the
+                    // frame above it says, when the second copy shows it linked again.
+                    copy.resumedInSecondCopy(address, frame, offsets);
+                }
                 long rawExecutable = Bytes.getLong(frame, offsets.executable());
                 long previous = Bytes.getLong(frame, offsets.previous());
                 long instrPtr;
@@ -277,7 +289,9 @@ final class FrameWalker {
                     instrPtr = Bytes.getLong(frame, offsets.instrPtr());
                     owner = frame[ownerOffset] & 0xFF;
                 }
-                walked.add(address, previous, rawExecutable, instrPtr);
+                // 3.10 tells no generator's frame object by its owner: any may be one.
+                walked.add(address, previous, rawExecutable, instrPtr,
+                        frameObjects || owner == generatorOwner ? CallerLink.RESUMABLE : CallerLink.FIXED);
                 if (owner > layout.owners().max()) {
                     return malformed("frame at 0x%x has an invalid owner %d".formatted(address, owner));
                 }
@@ -353,7 +367,7 @@ final class FrameWalker {
                 // Frames the copy lacked were read just after it (heap frames of generators and coroutines,
                 // often new objects each time): the chain must still end where a thread's stack ends, not at
                 // a generator frame that was suspended meanwhile and so lost its link to its caller.
-                return endedAtRoot && copy.unchangedInSecondCopy(walked, offsets) ? Optional.empty() : CHANGED;
+                return endedAtRoot && copy.unchangedInSecondCopy(walked, offsets, innermost) ? Optional.empty() : CHANGED;
             }
             if (reader.remoteReads() - readsBefore > MAX_READS_PER_CHECK) {
                 if (chain != null) {
@@ -378,6 +392,14 @@ final class FrameWalker {
         } finally {
             cache.finishWalk();
         }
+    }
+
+    /** Whether the frame just read has no caller because it is a generator's, suspended. */
+    private boolean suspendedGenerator() {
+        if (Bytes.getLong(frame, offsets.previous()) != 0) {
+            return false;
+        }
+        return frameObjects ? !frameStates.inChain(frame[stateOffset]) : (frame[ownerOffset] & 0xFF) == generatorOwner;
     }
 
     /**

@@ -262,18 +262,19 @@ final class StackCopy implements SnapshotReader.Rider {
 
     /**
      * Whether every walked frame that the copy held reads the same in the second copy: its link to its
-     * caller and its code. (A caller's instruction may have moved on between the copies, to its next
-     * call: its line is the one it had during the first.)
+     * caller (or, a generator's frame, no link: it yielded since) and its code. (A caller's instruction
+     * may have moved on between the copies, to its next call: its line is the one it had during the
+     * first.)
      */
-    boolean unchangedInSecondCopy(WalkedFrames walked, DebugOffsets.Frame f) {
-        for (int i = 0; i < walked.frames(); i++) {
+    boolean unchangedInSecondCopy(WalkedFrames walked, DebugOffsets.Frame f, InnermostReading innermost) {
+        for (int i = innermost.firstChecked(); i < walked.frames(); i++) {
             long address = walked.address(i);
             for (int r = 0; r < stackRanges; r++) {
                 long delta = address - start[r];
                 // The same test as frame(): a frame read apart is not among those copied.
                 if (delta >= 0 && delta <= length[r] - f.size()) {
                     int at = offset[secondCopy(r)] + (int) delta;
-                    if (Bytes.getLong(bytes, at + (int) f.previous()) != walked.previous(i)
+                    if (!walked.callerLink(i).holds(walked.previous(i), Bytes.getLong(bytes, at + (int) f.previous()))
                             || Bytes.getLong(bytes, at + (int) f.executable()) != walked.executable(i)) {
                         return false;
                     }
@@ -315,6 +316,75 @@ final class StackCopy implements SnapshotReader.Rider {
         }
         missed = true;
         return false;
+    }
+
+    /**
+     * Copies the second copy of a frame into {@code dst} when it shows the frame linked to a caller
+     * under the same code: a generator's frame read as suspended in the first copy (no caller), resumed
+     * by the moment of the thread state that names a frame above it. False when the copy holds no such
+     * second reading; {@code dst} then keeps the first.
+     */
+    boolean resumedInSecondCopy(long address, byte[] dst, DebugOffsets.Frame f) {
+        int n = dst.length;
+        for (int r = 0; r < stackRanges; r++) {
+            long delta = address - start[r];
+            if (delta >= 0 && delta <= length[r] - n) {
+                int at = offset[secondCopy(r)] + (int) delta;
+                if (Bytes.getLong(bytes, at + (int) f.previous()) == 0
+                        || Bytes.getLong(bytes, at + (int) f.executable()) != Bytes.getLong(dst, (int) f.executable())) {
+                    return false;
+                }
+                System.arraycopy(bytes, at, dst, 0, n);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The innermost frame as it stood when the thread state named it, on versions that clear a popped
+     * frame's code (3.14+): the frame at {@code address} in the second copy when the first found the
+     * slot cleared (copied before the push), its bytes then replacing {@code dst}'s; a frame popped
+     * before the second copy is taken from the first. A microsecond call is the innermost frame a proof
+     * of both copies rejects most often, and a tick read again after such a rejection lands mostly
+     * between calls. Another frame in the slot is left to the proof: taking it showed impossible
+     * stacks on a target that churns through calls.
+     */
+    InnermostReading innermost(long address, byte[] dst, DebugOffsets.Frame f, java.util.function.LongUnaryOperator code) {
+        int n = dst.length;
+        for (int r = 0; r < stackRanges; r++) {
+            long delta = address - start[r];
+            if (delta >= 0 && delta <= length[r] - n) {
+                int at = offset[secondCopy(r)] + (int) delta;
+                int firstAt = offset[r] + (int) delta;
+                if (Arrays.equals(bytes, firstAt, firstAt + n, bytes, at, at + n)) {
+                    return InnermostReading.BOTH_COPIES;
+                }
+                boolean firstLive = code.applyAsLong(Bytes.getLong(dst, (int) f.executable())) != 0;
+                boolean secondLive = code.applyAsLong(Bytes.getLong(bytes, at + (int) f.executable())) != 0;
+                if (secondLive && !firstLive) {
+                    // Pushed into a slot its last frame had cleared, after the first copy.
+                    System.arraycopy(bytes, at, dst, 0, n);
+                    return InnermostReading.BOTH_COPIES;
+                }
+                // Popped (its code cleared) before the second copy; any other change is the proof's to judge.
+                return firstLive && !secondLive ? InnermostReading.FIRST_COPY_ONLY : InnermostReading.BOTH_COPIES;
+            }
+        }
+        return InnermostReading.BOTH_COPIES;
+    }
+
+    /** Which copies hold the innermost frame as the walk read it. */
+    enum InnermostReading {
+        /** Both copies hold the walked frame (or it came from neither): each is checked against its second. */
+        BOTH_COPIES,
+        /** Popped (its code cleared) by the second copy: the first holds it, the second cannot prove it. */
+        FIRST_COPY_ONLY;
+
+        /** The first frame whose second copy must match. */
+        int firstChecked() {
+            return this == FIRST_COPY_ONLY ? 1 : 0;
+        }
     }
 
     /** Whether the walk met a frame the copy lacked. */

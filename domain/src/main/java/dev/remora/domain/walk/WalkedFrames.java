@@ -17,6 +17,7 @@ final class WalkedFrames {
     private long[] previous = new long[256];
     private long[] executable = new long[256];
     private long[] instrPtr = new long[256];
+    private CallerLink[] link = new CallerLink[256];
     private FrameInfo[] events = new FrameInfo[256 * MAX_EVENTS];
     private int[] eventCount = new int[256];
     private int frames;
@@ -26,13 +27,14 @@ final class WalkedFrames {
     }
 
     /** Starts the next frame; its raw executable is as read, tag bits included. */
-    void add(long frameAddress, long previousFrame, long executableRaw, long instr) {
+    void add(long frameAddress, long previousFrame, long executableRaw, long instr, CallerLink callerLink) {
         if (frames == address.length) {
             int capacity = frames * 2;
             address = Arrays.copyOf(address, capacity);
             previous = Arrays.copyOf(previous, capacity);
             executable = Arrays.copyOf(executable, capacity);
             instrPtr = Arrays.copyOf(instrPtr, capacity);
+            link = Arrays.copyOf(link, capacity);
             eventCount = Arrays.copyOf(eventCount, capacity);
             events = Arrays.copyOf(events, capacity * MAX_EVENTS);
         }
@@ -40,6 +42,7 @@ final class WalkedFrames {
         previous[frames] = previousFrame;
         executable[frames] = executableRaw;
         instrPtr[frames] = instr;
+        link[frames] = callerLink;
         eventCount[frames] = 0;
         frames++;
     }
@@ -57,6 +60,7 @@ final class WalkedFrames {
         System.arraycopy(previous, k, previous, 0, rest);
         System.arraycopy(executable, k, executable, 0, rest);
         System.arraycopy(instrPtr, k, instrPtr, 0, rest);
+        System.arraycopy(link, k, link, 0, rest);
         System.arraycopy(eventCount, k, eventCount, 0, rest);
         System.arraycopy(events, k * MAX_EVENTS, events, 0, rest * MAX_EVENTS);
         frames = rest;
@@ -80,6 +84,10 @@ final class WalkedFrames {
 
     long instrPtr(int i) {
         return instrPtr[i];
+    }
+
+    CallerLink callerLink(int i) {
+        return link[i];
     }
 
     int eventCount(int i) {

@@ -135,13 +135,9 @@ class StackCopyTest {
 
     /** The frames as a walk reads them from the copy's first copy: executable at 0, previous at 8. */
     private static WalkedFrames walk(StackCopy copy, long... frames) {
-        WalkedFrames walked = new WalkedFrames();
-        byte[] header = new byte[FRAME_SIZE];
-        for (long frame : frames) {
-            assertThat(copy.frame(frame, header)).isTrue();
-            walked.add(frame, Bytes.getLong(header, 8), Bytes.getLong(header, 0), 0);
-        }
-        return walked;
+        CallerLink[] links = new CallerLink[frames.length];
+        java.util.Arrays.fill(links, CallerLink.FIXED);
+        return walk(copy, frames, links);
     }
 
     @Test
@@ -160,7 +156,155 @@ class StackCopyTest {
 
         assertThat(copy.current()).isEqualTo(callee);
         assertThat(walked.executable(1)).as("the first copy").isEqualTo(0xAAAA);
-        assertThat(copy.unchangedInSecondCopy(walked, FRAME)).as("the replaced caller is caught").isFalse();
+        assertThat(copy.unchangedInSecondCopy(walked, FRAME, StackCopy.InnermostReading.BOTH_COPIES)).as("the replaced caller is caught").isFalse();
+    }
+
+    /** The frames as {@link #walk} reads them, each with its own link to its caller. */
+    private static WalkedFrames walk(StackCopy copy, long[] frames, CallerLink... links) {
+        WalkedFrames walked = new WalkedFrames();
+        byte[] header = new byte[FRAME_SIZE];
+        for (int i = 0; i < frames.length; i++) {
+            assertThat(copy.frame(frames[i], header)).isTrue();
+            walked.add(frames[i], Bytes.getLong(header, 8), Bytes.getLong(header, 0), 0, links[i]);
+        }
+        return walked;
+    }
+
+    /** A copy of {@code target} that holds the heap frame among its extras (learned from a first walk). */
+    private static StackCopy copyHoldingHeapFrame(SnapshotReader reader, ChangingTarget target) throws Exception {
+        StackCopy copy = new StackCopy(THREAD);
+        read(copy, reader, target);
+        copy.frame(HEAP_FRAME, new byte[FRAME_SIZE]);
+        copy.finishWalk();
+        return copy;
+    }
+
+    @Test
+    void aGeneratorThatYieldsBetweenTheCopiesLeavesTheStackProven() throws Exception {
+        // A tiny function called from a generator expression: the function at the top of the data stack,
+        // the generator's frame on the heap, the caller below. The generator yields (its link cleared)
+        // after its first copy.
+        long caller = CHUNK + 0x100, tiny = CHUNK + 0x200;
+        ChangingTarget target = target(tiny);
+        target.put(caller, 0xAAAA);
+        target.put(HEAP_FRAME, 0xCCCC);
+        target.put(HEAP_FRAME + 8, caller);
+        target.put(tiny, 0xDDDD);
+        target.put(tiny + 8, HEAP_FRAME);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = copyHoldingHeapFrame(reader, target);
+        target.changeAfter = 0; // the heap frame's first copy comes first
+        target.afterFirstRange = () -> target.put(HEAP_FRAME + 8, 0);
+
+        assertThat(read(copy, reader, target)).isTrue();
+        long[] frames = {tiny, HEAP_FRAME, caller};
+
+        assertThat(copy.unchangedInSecondCopy(walk(copy, frames, CallerLink.FIXED, CallerLink.RESUMABLE, CallerLink.FIXED),
+                FRAME, StackCopy.InnermostReading.BOTH_COPIES)).as("a generator's cleared link: it yielded since").isTrue();
+        assertThat(copy.unchangedInSecondCopy(walk(copy, frames, CallerLink.FIXED, CallerLink.FIXED, CallerLink.FIXED),
+                FRAME, StackCopy.InnermostReading.BOTH_COPIES)).as("any other frame's: popped").isFalse();
+    }
+
+    @Test
+    void aGeneratorSuspendedInTheFirstCopyIsReadFromTheSecond() throws Exception {
+        long caller = CHUNK + 0x100;
+        ChangingTarget target = target(CHUNK + 0x200);
+        target.put(HEAP_FRAME, 0xCCCC);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = copyHoldingHeapFrame(reader, target);
+        // Resumed by the caller after its first copy, before the thread state names the frame above it.
+        target.changeAfter = 0;
+        target.afterFirstRange = () -> target.put(HEAP_FRAME + 8, caller);
+        assertThat(read(copy, reader, target)).isTrue();
+        byte[] header = new byte[FRAME_SIZE];
+        assertThat(copy.frame(HEAP_FRAME, header)).isTrue();
+        assertThat(Bytes.getLong(header, 8)).as("first copy: suspended").isZero();
+
+        assertThat(copy.resumedInSecondCopy(HEAP_FRAME, header, FRAME)).isTrue();
+        assertThat(Bytes.getLong(header, 8)).isEqualTo(caller);
+    }
+
+    @Test
+    void anotherCodeInTheSecondCopyIsNoResumedGenerator() throws Exception {
+        ChangingTarget target = target(CHUNK + 0x200);
+        target.put(HEAP_FRAME, 0xCCCC);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = copyHoldingHeapFrame(reader, target);
+        target.changeAfter = 0;
+        target.afterFirstRange = () -> {
+            target.put(HEAP_FRAME, 0xEEEE);
+            target.put(HEAP_FRAME + 8, CHUNK + 0x100);
+        };
+        assertThat(read(copy, reader, target)).isTrue();
+        byte[] header = new byte[FRAME_SIZE];
+        copy.frame(HEAP_FRAME, header);
+
+        assertThat(copy.resumedInSecondCopy(HEAP_FRAME, header, FRAME)).isFalse();
+        assertThat(Bytes.getLong(header, 0)).as("the first copy kept").isEqualTo(0xCCCC);
+    }
+
+    @Test
+    void anInnermostFramePushedWhileCopiedIsTakenFromTheSecondCopy() throws Exception {
+        long caller = CHUNK + 0x100, tiny = CHUNK + 0x200;
+        ChangingTarget target = target(tiny);
+        target.put(caller, 0xAAAA);
+        // The slot holds a popped frame's cleared code until the call lands, after the first copy.
+        target.afterFirstRange = () -> {
+            target.put(tiny, 0xDDDD);
+            target.put(tiny + 8, caller);
+        };
+        StackCopy copy = new StackCopy(THREAD);
+        assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
+        byte[] header = new byte[FRAME_SIZE];
+        copy.frame(tiny, header);
+
+        assertThat(copy.innermost(tiny, header, FRAME, code -> code)).isEqualTo(StackCopy.InnermostReading.BOTH_COPIES);
+        assertThat(Bytes.getLong(header, 0)).isEqualTo(0xDDDD);
+        assertThat(Bytes.getLong(header, 8)).isEqualTo(caller);
+    }
+
+    @Test
+    void anInnermostFrameOfAnotherCallerInTheSecondCopyIsLeftToTheProof() throws Exception {
+        long caller = CHUNK + 0x100, tiny = CHUNK + 0x200;
+        ChangingTarget target = target(tiny);
+        target.put(caller, 0xAAAA);
+        target.put(tiny, 0xDDDD);
+        target.put(tiny + 8, caller);
+        target.afterFirstRange = () -> {
+            target.put(tiny, 0xEEEE);
+            target.put(tiny + 8, CHUNK + 0x80);
+        };
+        StackCopy copy = new StackCopy(THREAD);
+        assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
+        byte[] header = new byte[FRAME_SIZE];
+        copy.frame(tiny, header);
+
+        StackCopy.InnermostReading reading = copy.innermost(tiny, header, FRAME, code -> code);
+        assertThat(Bytes.getLong(header, 0)).as("as first copied").isEqualTo(0xDDDD);
+        assertThat(copy.unchangedInSecondCopy(walk(copy, tiny, caller), FRAME, reading)).isFalse();
+    }
+
+    @Test
+    void anInnermostFramePoppedBeforeTheSecondCopyIsProvenByItsCallers() throws Exception {
+        long caller = CHUNK + 0x100, tiny = CHUNK + 0x200;
+        ChangingTarget target = target(tiny);
+        target.put(caller, 0xAAAA);
+        target.put(tiny, 0xDDDD);
+        target.put(tiny + 8, caller);
+        // Popped, its code cleared, between the thread state and the second copy.
+        target.changeAfter = 1;
+        target.afterFirstRange = () -> target.put(tiny, 0);
+        StackCopy copy = new StackCopy(THREAD);
+        assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
+        byte[] header = new byte[FRAME_SIZE];
+        copy.frame(tiny, header);
+
+        StackCopy.InnermostReading reading = copy.innermost(tiny, header, FRAME, code -> code);
+        assertThat(reading).isEqualTo(StackCopy.InnermostReading.FIRST_COPY_ONLY);
+        assertThat(Bytes.getLong(header, 0)).as("as first copied").isEqualTo(0xDDDD);
+        WalkedFrames walked = walk(copy, tiny, caller);
+        assertThat(copy.unchangedInSecondCopy(walked, FRAME, reading)).isTrue();
+        assertThat(copy.unchangedInSecondCopy(walked, FRAME, StackCopy.InnermostReading.BOTH_COPIES)).isFalse();
     }
 
     @Test
@@ -175,7 +319,7 @@ class StackCopyTest {
         WalkedFrames walked = walk(copy, callee, caller);
 
         assertThat(walked.previous(0)).isEqualTo(caller);
-        assertThat(copy.unchangedInSecondCopy(walked, FRAME)).isTrue();
+        assertThat(copy.unchangedInSecondCopy(walked, FRAME, StackCopy.InnermostReading.BOTH_COPIES)).isTrue();
     }
 
     @Test
