@@ -115,5 +115,11 @@ class ProfileAccuracyTest {
         double share(String function) {
             return total == 0 ? 0 : counts.getOrDefault(function, 0L) / (double) total;
         }
+
+        /** The part of {@code caller}'s samples that also hold {@code function} (called only under it). */
+        double within(String function, String caller) {
+            long under = counts.getOrDefault(caller, 0L);
+            return under == 0 ? 0 : counts.getOrDefault(function, 0L) / (double) under;
+        }
     }
 }
