@@ -5,6 +5,7 @@ import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.offsets.DebugOffsets;
 
 import java.util.Arrays;
+import java.util.function.LongUnaryOperator;
 
 /**
  * One thread's frames copied in a single remote read: the stack, the thread state, the stack again.
@@ -268,18 +269,11 @@ final class StackCopy implements SnapshotReader.Rider {
      */
     boolean unchangedInSecondCopy(WalkedFrames walked, DebugOffsets.Frame f, InnermostReading innermost) {
         for (int i = innermost.firstChecked(); i < walked.frames(); i++) {
-            long address = walked.address(i);
-            for (int r = 0; r < stackRanges; r++) {
-                long delta = address - start[r];
-                // The same test as frame(): a frame read apart is not among those copied.
-                if (delta >= 0 && delta <= length[r] - f.size()) {
-                    int at = offset[secondCopy(r)] + (int) delta;
-                    if (!walked.callerLink(i).holds(walked.previous(i), Bytes.getLong(bytes, at + (int) f.previous()))
-                            || Bytes.getLong(bytes, at + (int) f.executable()) != walked.executable(i)) {
-                        return false;
-                    }
-                    break;
-                }
+            // A frame read apart is not among those copied.
+            int at = secondCopyOf(walked.address(i), (int) f.size());
+            if (at >= 0 && (!walked.callerLink(i).holds(walked.previous(i), Bytes.getLong(bytes, at + (int) f.previous()))
+                    || Bytes.getLong(bytes, at + (int) f.executable()) != walked.executable(i))) {
+                return false;
             }
         }
         return true;
@@ -288,6 +282,29 @@ final class StackCopy implements SnapshotReader.Rider {
     /** Where the second copy of stack range {@code r} is among the ranges read. */
     private int secondCopy(int r) {
         return 2 * stackRanges - r;
+    }
+
+    /** The stack range whose copies hold {@code n} bytes at {@code address}, or -1. */
+    private int rangeHolding(long address, int n) {
+        for (int r = 0; r < stackRanges; r++) {
+            long delta = address - start[r];
+            if (delta >= 0 && delta <= length[r] - n) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
+    /** Where the first copy holds {@code n} bytes at {@code address} in {@link #bytes}, or -1. */
+    private int firstCopyOf(long address, int n) {
+        int r = rangeHolding(address, n);
+        return r < 0 ? -1 : offset[r] + (int) (address - start[r]);
+    }
+
+    /** Where the second copy holds {@code n} bytes at {@code address} in {@link #bytes}, or -1. */
+    private int secondCopyOf(long address, int n) {
+        int r = rangeHolding(address, n);
+        return r < 0 ? -1 : offset[secondCopy(r)] + (int) (address - start[r]);
     }
 
 
@@ -307,15 +324,13 @@ final class StackCopy implements SnapshotReader.Rider {
             missed = true;
             return false;
         }
-        for (int r = 0; r < stackRanges; r++) {
-            long delta = address - start[r];
-            if (delta >= 0 && delta <= length[r] - n) {
-                System.arraycopy(bytes, offset[r] + (int) delta, dst, 0, n);
-                return true;
-            }
+        int at = firstCopyOf(address, n);
+        if (at < 0) {
+            missed = true;
+            return false;
         }
-        missed = true;
-        return false;
+        System.arraycopy(bytes, at, dst, 0, n);
+        return true;
     }
 
     /**
@@ -325,53 +340,39 @@ final class StackCopy implements SnapshotReader.Rider {
      * second reading; {@code dst} then keeps the first.
      */
     boolean resumedInSecondCopy(long address, byte[] dst, DebugOffsets.Frame f) {
-        int n = dst.length;
-        for (int r = 0; r < stackRanges; r++) {
-            long delta = address - start[r];
-            if (delta >= 0 && delta <= length[r] - n) {
-                int at = offset[secondCopy(r)] + (int) delta;
-                if (Bytes.getLong(bytes, at + (int) f.previous()) == 0
-                        || Bytes.getLong(bytes, at + (int) f.executable()) != Bytes.getLong(dst, (int) f.executable())) {
-                    return false;
-                }
-                System.arraycopy(bytes, at, dst, 0, n);
-                return true;
-            }
+        int at = secondCopyOf(address, dst.length);
+        if (at < 0 || Bytes.getLong(bytes, at + (int) f.previous()) == 0
+                || Bytes.getLong(bytes, at + (int) f.executable()) != Bytes.getLong(dst, (int) f.executable())) {
+            return false;
         }
-        return false;
+        System.arraycopy(bytes, at, dst, 0, dst.length);
+        return true;
     }
 
     /**
-     * The innermost frame as it stood when the thread state named it, on versions that clear a popped
-     * frame's code (3.14+): the frame at {@code address} in the second copy when the first found the
-     * slot cleared (copied before the push), its bytes then replacing {@code dst}'s; a frame popped
-     * before the second copy is taken from the first. A microsecond call is the innermost frame a proof
+     * The innermost frame as it stood when the thread state named it, {@code dst} holding its first copy.
+     * Where a popped frame's code reads cleared (3.14+ clears it; a freed 3.10 frame object may read so):
+     * the frame at {@code address} in the second copy when the first found the slot cleared (copied
+     * before the push), its bytes then replacing {@code dst}'s; a frame popped before the second copy
+     * is taken from the first. A microsecond call is the innermost frame a proof
      * of both copies rejects most often, and a tick read again after such a rejection lands mostly
      * between calls. Another frame in the slot is left to the proof: taking it showed impossible
      * stacks on a target that churns through calls.
      */
-    InnermostReading innermost(long address, byte[] dst, DebugOffsets.Frame f, java.util.function.LongUnaryOperator code) {
-        int n = dst.length;
-        for (int r = 0; r < stackRanges; r++) {
-            long delta = address - start[r];
-            if (delta >= 0 && delta <= length[r] - n) {
-                int at = offset[secondCopy(r)] + (int) delta;
-                int firstAt = offset[r] + (int) delta;
-                if (Arrays.equals(bytes, firstAt, firstAt + n, bytes, at, at + n)) {
-                    return InnermostReading.BOTH_COPIES;
-                }
-                boolean firstLive = code.applyAsLong(Bytes.getLong(dst, (int) f.executable())) != 0;
-                boolean secondLive = code.applyAsLong(Bytes.getLong(bytes, at + (int) f.executable())) != 0;
-                if (secondLive && !firstLive) {
-                    // Pushed into a slot its last frame had cleared, after the first copy.
-                    System.arraycopy(bytes, at, dst, 0, n);
-                    return InnermostReading.BOTH_COPIES;
-                }
-                // Popped (its code cleared) before the second copy; any other change is the proof's to judge.
-                return firstLive && !secondLive ? InnermostReading.FIRST_COPY_ONLY : InnermostReading.BOTH_COPIES;
-            }
+    InnermostReading innermost(long address, byte[] dst, DebugOffsets.Frame f, LongUnaryOperator code) {
+        int at = secondCopyOf(address, dst.length);
+        if (at < 0) {
+            return InnermostReading.BOTH_COPIES;
         }
-        return InnermostReading.BOTH_COPIES;
+        boolean firstLive = code.applyAsLong(Bytes.getLong(dst, (int) f.executable())) != 0;
+        boolean secondLive = code.applyAsLong(Bytes.getLong(bytes, at + (int) f.executable())) != 0;
+        if (secondLive && !firstLive) {
+            // Pushed into a slot its last frame had cleared, after the first copy.
+            System.arraycopy(bytes, at, dst, 0, dst.length);
+            return InnermostReading.BOTH_COPIES;
+        }
+        // Popped (its code cleared) before the second copy; any other change is the proof's to judge.
+        return firstLive && !secondLive ? InnermostReading.FIRST_COPY_ONLY : InnermostReading.BOTH_COPIES;
     }
 
     /** Which copies hold the innermost frame as the walk read it. */
