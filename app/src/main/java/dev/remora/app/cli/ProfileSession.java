@@ -1,5 +1,6 @@
 package dev.remora.app.cli;
 
+import dev.remora.adapters.vmreadv.PerfTaskClocks;
 import dev.remora.app.profiling.Sampler;
 import dev.remora.app.profiling.SamplerListener;
 import dev.remora.app.profiling.SamplerProgress;
@@ -15,7 +16,9 @@ import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
 import dev.remora.ports.ProcessStopper;
 import dev.remora.ports.ProcessImage;
+import dev.remora.ports.ThreadCpuClocks;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -70,12 +73,41 @@ final class ProfileSession {
             process.requireHandledExceptions();
         }
         // Seized on the thread that samples: the system ties a stopped process to the thread that stops it.
-        try (ProcessStopper stopper = options.blocking ? StoppedSamples.seize(process.pid()) : null) {
+        try (ProcessStopper stopper = options.blocking ? StoppedSamples.seize(process.pid()) : null;
+             ThreadCpuClocks clocks = cpuClocks()) {
             this.stopper = stopper;
+            process.useCpuClocks(clocks, options.rate.intervalNanos());
             return sample(targetAlive);
         } finally {
             this.stopper = null;
+            process.useCpuClocks(ThreadCpuClocks.NONE, options.rate.intervalNanos());
         }
+    }
+
+    /**
+     * Each thread's CPU clock, where walks ask whether threads are on a CPU: the OS's run state alone
+     * would credit a thread CPU time while it waits for one. Not with --blocking, whose stopped threads
+     * have no CPU while they are read.
+     */
+    private ThreadCpuClocks cpuClocks() {
+        if (!cpuState() || options.blocking) {
+            return ThreadCpuClocks.NONE;
+        }
+        try {
+            return PerfTaskClocks.open(process.pid());
+        } catch (IOException e) {
+            if (options.mode == ProfileMode.CPU) {
+                synchronized (err) {
+                    err.println("Note: " + e.getMessage() + "; cpu mode counts a thread waiting for a CPU as on one.");
+                    err.flush();
+                }
+            }
+            return ThreadCpuClocks.NONE;
+        }
+    }
+
+    private boolean cpuState() {
+        return options.mode == ProfileMode.CPU || options.format() == OutputFormat.gecko;
     }
 
     private int sample(BooleanSupplier targetAlive) throws Exception {
@@ -131,8 +163,7 @@ final class ProfileSession {
             AsyncMode mode = options.asyncMode();
             read = builder -> TaskStacks.feed(process.asyncSnapshot(mode), builder);
         } else {
-            boolean cpuState = options.mode == ProfileMode.CPU || options.format() == OutputFormat.gecko;
-            SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState,
+            SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState(),
                     options.opcodes);
             read = builder -> process.sample(walk, builder);
         }

@@ -13,51 +13,41 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * Open: cpu mode counts a thread the OS calls runnable, which it is while it waits for a core too,
- * so here it keeps every tick; run it by name with -Dremora.test.excludedGroups=none.
- *
- * <p>cpu mode counts a thread while it runs on a CPU, not while it waits for one: with two busy loops
+ * cpu mode counts a thread while it runs on a CPU, not while it waits for one: with two busy loops
  * beside it on a machine of two cores, a thread that never sleeps is runnable all along and on a
  * CPU only part of the time, and the ticks cpu mode keeps must be that part, as the thread measured
- * it over the sampled window (thread_time over perf_counter).
+ * it (thread_time over the wall clock) over exactly the window sampled, which the JSON lines give.
  */
 @Tag("targets")
-@Tag("open")
 class CpuModeTest {
 
-    private static final Pattern TICKS = Pattern.compile("Captured (\\d+) samples? in .* \\((\\d+) ticks?\\)");
     /** More busy loops than cores, with the target: it waits for a core about a third of the time. */
     private static final int BUSY_LOOPS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     private static final String PROFILE_SECONDS = "4";
 
-    /**
-     * The target's share of time on a CPU over the sampled window: the 4 s that ended as Remora exited,
-     * a little before the target was told to stop (the profile is written meanwhile).
-     */
-    private static double onCpuBeforeTheEnd(JsonNode notes) {
-        double end = notes.get(notes.size() - 1).get(0).asDouble() - 0.2;
+    /** The target's share of time on a CPU between two wall-clock times, in epoch seconds, from its notes. */
+    private static double onCpuBetween(JsonNode notes, double from, double to) {
         JsonNode first = null, last = null;
         for (JsonNode note : notes) {
             double wall = note.get(0).asDouble();
-            if (first == null && wall >= end - Double.parseDouble(PROFILE_SECONDS)) {
+            if (first == null && wall >= from) {
                 first = note;
             }
-            if (wall <= end) {
+            if (wall <= to) {
                 last = note;
             }
         }
-        assertThat(first).isNotNull();
+        assertThat(first).as("notes from %.3f on", from).isNotNull();
         return (last.get(1).asDouble() - first.get(1).asDouble()) / (last.get(0).asDouble() - first.get(0).asDouble());
     }
 
@@ -78,15 +68,19 @@ class CpuModeTest {
             try {
                 BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
                 assertThat(out.readLine()).isEqualTo("READY");
-                RemoraCli run = RemoraCli.run("attach", "-d", PROFILE_SECONDS, "--mode", "cpu", "--collapsed", "-o",
-                        dir.host("profile.txt"), target.pid());
+                RemoraCli run = RemoraCli.run("attach", "-d", PROFILE_SECONDS, "--mode", "cpu", "--jsonl", "-o",
+                        dir.host("profile.jsonl"), target.pid());
                 assertThat(run.exitCode()).as(run.err()).isZero();
                 target.getOutputStream().write('\n');
                 target.getOutputStream().flush();
-                double onCpu = onCpuBeforeTheEnd(new ObjectMapper().readTree(out.readLine()));
-                Matcher counts = TICKS.matcher(run.err());
-                assertThat(counts.find()).as(run.err()).isTrue();
-                double kept = Long.parseLong(counts.group(1)) / (double) Long.parseLong(counts.group(2));
+                JsonNode notes = new ObjectMapper().readTree(out.readLine());
+                List<String> records = Files.readAllLines(dir.host("profile.jsonl"));
+                JsonNode meta = new ObjectMapper().readTree(records.getFirst());
+                JsonNode end = new ObjectMapper().readTree(records.getLast());
+                assertThat(end.get("type").asText()).isEqualTo("end");
+                double from = meta.get("start_unix_ms").asDouble() / 1000;
+                double onCpu = onCpuBetween(notes, from, from + end.get("elapsed_us").asDouble() / 1e6);
+                double kept = end.get("samples_total").asDouble() / end.get("ticks").asDouble();
                 assertThat(onCpu).as("the target waited for a core part of the time").isLessThan(0.9);
                 assertThat(kept).as("ticks kept in cpu mode, against the share of time the thread was on a CPU (%.3f)\n%s",
                         onCpu, run.err()).isCloseTo(onCpu, within(0.02));

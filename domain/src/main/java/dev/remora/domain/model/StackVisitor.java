@@ -44,6 +44,16 @@ public interface StackVisitor {
         }
     }
 
+    /**
+     * What the thread's CPU clock said once its walk was over, before its frames (only where walks
+     * read it): its status, without {@link ThreadStatus#ON_CPU} if the tick does not count it on a CPU
+     * after all, and how many samples of CPU time the stack stands for (0, 1 or 2: see the walk's CPU
+     * check).
+     *
+     * @param status {@link ThreadStatus} bits
+     */
+    default void statusAfterWalk(int status, int cpuSamples) {}
+
     /** The instruction the thread's innermost Python frame is executing, when opcodes were asked for. */
     default void opcode(String name) {}
 

@@ -21,6 +21,8 @@ public final class ProfileBuilder implements StackVisitor {
     private int threadIndex;
     private int status;
     private int opcode = -1;
+    /** Samples of CPU time the thread's clock said its stack stands for; -1 where walks did not read it. */
+    private int cpuSamples = -1;
     /** The node a thread's tail was last found at, by thread index: tails repeat sample after sample. */
     private long[] tailIds = new long[16];
     private int[] tailCounts = new int[16];
@@ -53,6 +55,7 @@ public final class ProfileBuilder implements StackVisitor {
         this.status = status;
         this.depth = 0;
         this.opcode = -1;
+        this.cpuSamples = -1;
         this.tailNode = -1;
         return true;
     }
@@ -97,7 +100,18 @@ public final class ProfileBuilder implements StackVisitor {
     }
 
     @Override
+    public void statusAfterWalk(int status, int cpuSamples) {
+        this.status = status;
+        this.cpuSamples = cpuSamples;
+    }
+
+    @Override
     public void endThread(Optional<StackProblem> problem) {
+        // cpu mode keeps as many samples as the thread's CPU clock says the stack stands for.
+        int copies = mode == ProfileMode.CPU && cpuSamples >= 0 ? cpuSamples : mode.keeps(status) ? 1 : 0;
+        if (copies == 0) {
+            return; // not this mode's sample after all: off a CPU while its stack was read
+        }
         // A cut stack would be counted under a wrong parent: the tick is an error, with its reason.
         if (problem.isPresent()) {
             errors[problem.get().kind().ordinal()]++;
@@ -111,7 +125,9 @@ public final class ProfileBuilder implements StackVisitor {
         for (int i = depth - 1; i >= 0; i--) {
             node = tree.child(node, stack[i]);
         }
-        profile.samples().add(now, node, status, opcode);
+        for (int i = 0; i < copies; i++) {
+            profile.samples().add(now, node, status, opcode);
+        }
     }
 
     /** A tick whose walk failed before it reached the threads: an error for the whole tick. */

@@ -99,6 +99,7 @@ final class FrameCache {
     }
 
     private StackCopy copy;
+    private final CpuHistory cpuHistory = new CpuHistory();
 
     /** Where this thread's stack is copied in one read, planned from its last walks. */
     StackCopy copy(DebugOffsets.Thread thread) {
@@ -129,6 +130,11 @@ final class FrameCache {
         previous = current;
         spare.clear();
         current = spare;
+    }
+
+    /** What the thread's CPU clock showed over its recent walks. */
+    CpuHistory cpuHistory() {
+        return cpuHistory;
     }
 
     long hits() {

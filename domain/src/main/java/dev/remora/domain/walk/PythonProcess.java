@@ -14,14 +14,17 @@ import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.model.StackVisitor;
+import dev.remora.domain.model.ThreadStatus;
 import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.PythonVersion;
 import dev.remora.domain.offsets.UnstartedThreads;
 import dev.remora.domain.offsets.VariableLayout;
+import dev.remora.ports.CpuState;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.ProcessImage;
 import dev.remora.ports.RemoteMemory;
+import dev.remora.ports.ThreadCpuClocks;
 
 import java.util.Optional;
 
@@ -50,6 +53,7 @@ public final class PythonProcess {
     private final SnapshotReader reader;
     private final ObjectReader objects;
     private final ThreadStatusReader statusReader;
+    private final CpuCheck cpuCheck;
     private final NativeThreadIds nativeIds;
     private final FrameWalker walker;
     private final CodeObjectsByInterpreter codes;
@@ -79,7 +83,8 @@ public final class PythonProcess {
         this.reader = new SnapshotReader(memory);
         this.interpreterList = new InterpreterListHead(runtime.address() + offsets.runtime().interpretersHead());
         this.objects = new ObjectReader(reader, offsets);
-        this.statusReader = new ThreadStatusReader(offsets, image, reader);
+        this.statusReader = new ThreadStatusReader(offsets, reader);
+        this.cpuCheck = new CpuCheck(System::nanoTime, image::cpuState);
         this.nativeIds = new NativeThreadIds(offsets.thread(), image.pid());
         this.walker = new FrameWalker(reader, offsets);
         this.codes = new CodeObjectsByInterpreter(reader, objects, offsets);
@@ -154,6 +159,15 @@ public final class PythonProcess {
      */
     public void distrustFrameMarkers() {
         frameCaches.distrustMarkers();
+    }
+
+    /**
+     * Tells whether a thread is on a CPU by its CPU clock, read around each walk, rather than by the
+     * OS's run state, which counts waiting for a CPU as running; {@code tickNanos} is the time between
+     * walks that a sample stands for. Threads whose clock cannot be read fall back on the run state.
+     */
+    public void useCpuClocks(ThreadCpuClocks clocks, long tickNanos) {
+        cpuCheck.use(clocks, tickNanos);
     }
 
     public WalkStats stats() {
@@ -438,9 +452,12 @@ public final class PythonProcess {
     private void thread(long interpreterId, long address, long nativeId, boolean main, long gilHolder, long gcFrame,
                         CodeObjects codes,
                         SnapshotOptions options, StackVisitor visitor) throws MemoryAccessException {
-        int status = statusReader.read(address, tstate, nativeId, gilHolder, main, options.cpuState());
         // Claimed before the filter: a thread a mode skips this time keeps its cache for the next.
         FrameCache cache = frameCaches.forThread(address);
+        CpuCheck.Start cpu = options.cpuState() ? cpuCheck.start(nativeId, cache.cpuHistory()) : CpuCheck.Start.UNCLOCKED;
+        CpuState cpuState = cpu.verdict() != CpuCheck.Verdict.UNCLOCKED ? cpu.state()
+                : options.cpuState() ? image.cpuState(nativeId) : CpuState.UNKNOWN;
+        int status = statusReader.read(address, tstate, gilHolder, main, cpuState);
         if (!visitor.beginThread(interpreterId, nativeId, status)) {
             return;
         }
@@ -474,6 +491,10 @@ public final class PythonProcess {
             // The next snapshot's batch reads this thread's stack too, planned from what it saw now.
             copy.plan(address, tstate, 0);
             reader.ride(copy);
+        }
+        if (cpu.verdict() == CpuCheck.Verdict.MAY_RUN) {
+            CpuCheck.Settled settled = cpuCheck.settle(cpu, nativeId, cache.cpuHistory());
+            visitor.statusAfterWalk(settled.onCpu() ? status : status & ~ThreadStatus.ON_CPU.bit(), settled.cpuSamples());
         }
         walker.emit(visitor);
         int tries = rereads;

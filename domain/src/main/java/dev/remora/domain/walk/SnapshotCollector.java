@@ -68,6 +68,11 @@ final class SnapshotCollector implements StackVisitor {
     }
 
     @Override
+    public void statusAfterWalk(int status, int cpuSamples) {
+        this.status = status;
+    }
+
+    @Override
     public void endThread(Optional<StackProblem> problem) {
         incomplete |= problem.isPresent();
         byInterpreter.computeIfAbsent(interpreterId, id -> new ArrayList<>())

@@ -6,33 +6,30 @@ import dev.remora.domain.model.ThreadStatus;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.ports.CpuState;
 import dev.remora.ports.MemoryAccessException;
-import dev.remora.ports.ProcessImage;
 
 
-/** Derives a thread's status from its thread state, its interpreter's GIL and the OS. */
+/** Derives a thread's status from its thread state, its interpreter's GIL and what is known of its CPU. */
 final class ThreadStatusReader {
 
     /** Exception-stack items followed at most: generators nest no deeper in practice. */
     private static final int MAX_ITEMS = 64;
 
     private final DebugOffsets.Thread thread;
-    private final ProcessImage image;
     private final SnapshotReader reader;
     private final byte[] item = new byte[16];
 
-    ThreadStatusReader(DebugOffsets offsets, ProcessImage image, SnapshotReader reader) {
+    ThreadStatusReader(DebugOffsets offsets, SnapshotReader reader) {
         this.thread = offsets.thread();
-        this.image = image;
         this.reader = reader;
     }
 
     /**
      * @return the status as {@link ThreadStatus} bits
      * @param tstate the thread state's bytes
-     * @param nativeId the thread's kernel id
      * @param gilHolder the interpreter's last GIL holder when the GIL is locked, else 0
+     * @param cpu whether the thread is on a CPU, as far as the caller knows
      */
-    int read(long tstateAddress, byte[] tstate, long nativeId, long gilHolder, boolean main, boolean cpuState) {
+    int read(long tstateAddress, byte[] tstate, long gilHolder, boolean main, CpuState cpu) {
         int status = 0;
         // 3.15 exports holds_gil; before it, the holder of a locked GIL is the one.
         boolean hasGil = thread.holdsGil().isPresent()
@@ -43,7 +40,6 @@ final class ThreadStatusReader {
         } else if (thread.gilRequested().isPresent() && Bytes.getInt(tstate, thread.gilRequested().getAsLong()) != 0) {
             status |= ThreadStatus.GIL_REQUESTED.bit();
         }
-        CpuState cpu = cpuState ? image.cpuState(nativeId) : CpuState.UNKNOWN;
         if (cpu == CpuState.RUNNING) {
             status |= ThreadStatus.ON_CPU.bit();
         } else if (cpu == CpuState.UNKNOWN) {
