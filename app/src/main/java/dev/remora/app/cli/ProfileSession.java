@@ -158,16 +158,17 @@ final class ProfileSession {
 
     /** What each sample reads: thread stacks, or with --async-aware the chains of asyncio tasks. */
     private Sampler.Source source() {
-        Sampler.Source read;
         if (options.asyncAware) {
             AsyncMode mode = options.asyncMode();
-            read = builder -> TaskStacks.feed(process.asyncSnapshot(mode), builder);
-        } else {
-            SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState(),
-                    options.opcodes);
-            read = builder -> process.sample(walk, builder);
+            Sampler.Source read = builder -> TaskStacks.feed(process.asyncSnapshot(mode), builder);
+            return stopper == null ? read : new StoppedSamples(stopper, image, StoppedSamples.RunStatesBeforeStop.NOT_NEEDED,
+                    (runStates, builder) -> read.sampleInto(builder));
         }
-        return stopper == null ? read : new StoppedSamples(stopper, read);
+        SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState(),
+                options.opcodes);
+        return stopper == null ? builder -> process.sample(walk, builder)
+                : new StoppedSamples(stopper, image, cpuState() ? StoppedSamples.RunStatesBeforeStop.READ
+                        : StoppedSamples.RunStatesBeforeStop.NOT_NEEDED, (runStates, builder) -> process.sample(walk, runStates, builder));
     }
 
     /** Says that sampling began, once Ctrl-C would keep what it collects. */

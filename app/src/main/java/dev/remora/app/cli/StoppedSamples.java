@@ -4,17 +4,43 @@ import dev.remora.adapters.vmreadv.PtraceStopper;
 import dev.remora.app.profiling.Sampler;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.profile.ProfileBuilder;
+import dev.remora.ports.CpuState;
+import dev.remora.ports.ProcessImage;
+import dev.remora.ports.ProcessImageException;
 import dev.remora.ports.ProcessStopException;
 import dev.remora.ports.ProcessStopper;
 
-/** {@code --blocking}: each sample is read while every thread of the target is stopped. */
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.LongFunction;
+
+/**
+ * {@code --blocking}: each sample is read while every thread of the target is stopped. Where the
+ * walk asks which threads are on a CPU, their run states are read just before the stop: stopped, none is.
+ */
 final class StoppedSamples implements Sampler.Source {
 
-    private final ProcessStopper stopper;
-    private final Sampler.Source read;
+    /** One sample's reading of the stopped target, given each thread's run state from before the stop. */
+    @FunctionalInterface
+    interface Read {
+        void sampleInto(LongFunction<CpuState> runStates, ProfileBuilder builder) throws InspectionException;
+    }
 
-    StoppedSamples(ProcessStopper stopper, Sampler.Source read) {
+    /** Whether each stop is preceded by a reading of the threads' run states. */
+    enum RunStatesBeforeStop { READ, NOT_NEEDED }
+
+    private final ProcessStopper stopper;
+    private final ProcessImage image;
+    private final RunStatesBeforeStop runStates;
+    private final Read read;
+
+    /**
+     * @param runStates whether the walk asks for run states, which then are read before each stop
+     */
+    StoppedSamples(ProcessStopper stopper, ProcessImage image, RunStatesBeforeStop runStates, Read read) {
         this.stopper = stopper;
+        this.image = image;
+        this.runStates = runStates;
         this.read = read;
     }
 
@@ -29,6 +55,7 @@ final class StoppedSamples implements Sampler.Source {
 
     @Override
     public void sampleInto(ProfileBuilder builder) throws InspectionException {
+        Map<Long, CpuState> before = runStates == RunStatesBeforeStop.READ ? runStates() : Map.of();
         try {
             stopper.stop();
         } catch (ProcessStopException e) {
@@ -38,9 +65,24 @@ final class StoppedSamples implements Sampler.Source {
             throw new InspectionException.Unreadable(e.getMessage());
         }
         try {
-            read.sampleInto(builder);
+            read.sampleInto(tid -> before.getOrDefault(tid, CpuState.UNKNOWN), builder);
         } finally {
             stopper.resume();
+        }
+    }
+
+    private Map<Long, CpuState> runStates() throws InspectionException {
+        try {
+            Map<Long, CpuState> states = new HashMap<>();
+            for (long tid : image.threadIds()) {
+                states.put(tid, image.cpuState(tid));
+            }
+            return states;
+        } catch (ProcessImageException e) {
+            if (e.reason() == ProcessImageException.Reason.NO_SUCH_PROCESS) {
+                throw new InspectionException.TargetGone(e.getMessage());
+            }
+            throw new InspectionException.Unreadable(e.getMessage());
         }
     }
 }

@@ -87,6 +87,22 @@ class BlockingModeTest {
         }
     }
 
+    /** A stopped thread is on no CPU: cpu mode asks how each thread ran before its stop. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("interpreters")
+    void inCpuModeABusyTargetStillGivesAStackEveryTick(TargetInterpreter python) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-blocking-cpu-");
+             Detached target = Detached.start(python, dir)) {
+            RemoraCli run = RemoraCli.run("attach", "--blocking", "--mode", "cpu", "-d", "1", "--collapsed", "-o",
+                    dir.host("blocking.txt"), target.pid());
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            Matcher counts = COUNTS.matcher(run.err());
+            assertThat(counts.find()).as(run.err()).isTrue();
+            assertThat(Long.parseLong(counts.group(1))).as("samples of a target that never sleeps: %s", run.err())
+                    .isGreaterThanOrEqualTo(Long.parseLong(counts.group(2)) * 9 / 10);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("interpreters")
     void everyTickGivesAStackThatExisted(TargetInterpreter python) throws Exception {

@@ -27,6 +27,7 @@ import dev.remora.ports.RemoteMemory;
 import dev.remora.ports.ThreadCpuClocks;
 
 import java.util.Optional;
+import java.util.function.LongFunction;
 
 /**
  * An attached CPython process: finds its runtime once, then walks its interpreters, threads and frames
@@ -203,13 +204,13 @@ public final class PythonProcess {
         if (walks == 0 && memory.changes()) {
             // Plans the batch, so that the walk that counts reads the interpreter state (GC frame, GIL)
             // and every stack in one read, at one moment.
-            walk(options, new SnapshotCollector());
+            walk(options, image::cpuState, new SnapshotCollector());
         }
         // A core does not change: what one walk could not read, another cannot either.
         int attempts = memory.changes() ? ATTEMPTS : 1;
         for (int attempt = 0; attempt < attempts; attempt++) {
             collector = new SnapshotCollector(variables);
-            walk(options, collector);
+            walk(options, image::cpuState, collector);
             if (!collector.incomplete()) {
                 break;
             }
@@ -242,10 +243,18 @@ public final class PythonProcess {
 
     /** One pass over the threads, reported to {@code visitor} as it goes; the sampler's entry point. */
     public void sample(SnapshotOptions options, StackVisitor visitor) throws InspectionException {
-        walk(options, visitor);
+        walk(options, image::cpuState, visitor);
     }
 
-    private void walk(SnapshotOptions options, StackVisitor visitor) throws InspectionException {
+    /**
+     * As {@link #sample(SnapshotOptions, StackVisitor)}, with each thread's run state as the OS gave it
+     * before the walk: a stopped target's threads are all stopped while it is read.
+     */
+    public void sample(SnapshotOptions options, LongFunction<CpuState> runStates, StackVisitor visitor) throws InspectionException {
+        walk(options, runStates, visitor);
+    }
+
+    private void walk(SnapshotOptions options, LongFunction<CpuState> runStates, StackVisitor visitor) throws InspectionException {
         walks++;
         reader.reset();
         frameCaches.beginWalk();
@@ -258,7 +267,7 @@ public final class PythonProcess {
             ChainGuard guard = interpreterGuard.restart(MAX_INTERPRETERS, head);
             int interpreters = 0;
             for (long interp = head; interp != 0; ) {
-                long next = interpreter(interp, options, visitor);
+                long next = interpreter(interp, options, runStates, visitor);
                 interpreters++;
                 if (next != 0 && !guard.step(next)) {
                     throw corruptList("interpreter", guard);
@@ -277,7 +286,7 @@ public final class PythonProcess {
     }
 
     /** Walks one interpreter's threads; returns the next interpreter's address. */
-    private long interpreter(long address, SnapshotOptions options, StackVisitor visitor)
+    private long interpreter(long address, SnapshotOptions options, LongFunction<CpuState> runStates, StackVisitor visitor)
             throws MemoryAccessException, InspectionException {
         DebugOffsets.Interpreter io = offsets.interpreter();
         reader.read(address + interpreterStart, interpreter, 0, interpreter.length);
@@ -312,7 +321,7 @@ public final class PythonProcess {
             }
             System.arraycopy(states[i], 0, tstate, 0, tstate.length);
             // A 3.10 thread whose kernel id cannot be told is shown all the same, as thread 0.
-            thread(id, t, Math.max(0, nativeId), t == main, gilHolder, gcFrame, codes, options, visitor);
+            thread(id, t, Math.max(0, nativeId), t == main, gilHolder, gcFrame, codes, options, runStates, visitor);
         }
         return next;
     }
@@ -451,12 +460,12 @@ public final class PythonProcess {
 
     private void thread(long interpreterId, long address, long nativeId, boolean main, long gilHolder, long gcFrame,
                         CodeObjects codes,
-                        SnapshotOptions options, StackVisitor visitor) throws MemoryAccessException {
+                        SnapshotOptions options, LongFunction<CpuState> runStates, StackVisitor visitor) throws MemoryAccessException {
         // Claimed before the filter: a thread a mode skips this time keeps its cache for the next.
         FrameCache cache = frameCaches.forThread(address);
         CpuCheck.Start cpu = options.cpuState() ? cpuCheck.start(nativeId, cache.cpuHistory()) : CpuCheck.Start.UNCLOCKED;
         CpuState cpuState = cpu.verdict() != CpuCheck.Verdict.UNCLOCKED ? cpu.state()
-                : options.cpuState() ? image.cpuState(nativeId) : CpuState.UNKNOWN;
+                : options.cpuState() ? runStates.apply(nativeId) : CpuState.UNKNOWN;
         int status = statusReader.read(address, tstate, gilHolder, main, cpuState);
         if (!visitor.beginThread(interpreterId, nativeId, status)) {
             return;
