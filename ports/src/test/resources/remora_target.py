@@ -11,7 +11,6 @@ import ctypes
 import mmap
 import os
 import sys
-import sysconfig
 import threading
 import time
 
@@ -59,7 +58,8 @@ def main():
     keep = []
     out = {
         "exe": os.path.realpath(sys.executable),
-        "shared_libpython": sysconfig.get_config_var("Py_ENABLE_SHARED") or 0,
+        # Mapped, not configured: Debian builds with --enable-shared but links its python3 statically.
+        "shared_libpython": int("libpython" in open("/proc/self/maps").read()),
     }
     if "payload" in args:
         with open(args["payload"], "rb") as f:
