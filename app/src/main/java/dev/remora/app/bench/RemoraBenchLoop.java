@@ -98,7 +98,7 @@ public final class RemoraBenchLoop implements BenchSide {
     private static Call call(PythonProcess process, ThreadScope scope, BenchApi api) {
         return switch (api) {
             case stack -> {
-                SnapshotOptions walk = new SnapshotOptions(scope != ThreadScope.main, false, true, false, false);
+                SnapshotOptions walk = SnapshotOptions.of(SnapshotOptions.Threads.all(scope != ThreadScope.main));
                 // A sample only when every thread's stack was read whole.
                 yield builder -> {
                     long errors = builder.errorCount();

@@ -94,7 +94,8 @@ public final class DumpCommand implements Callable<Integer> {
             writer.write(snapshot, out);
             return;
         }
-        SnapshotOptions options = new SnapshotOptions(allThreads, nativeFrames, !noGc, true, false);
+        SnapshotOptions options = SnapshotOptions.of(SnapshotOptions.Threads.all(allThreads)).withNativeFrames(nativeFrames)
+                .withGcFrames(!noGc).withCpuState(true);
         var stacks = locals ? process.snapshotWithVariables(options) : process.snapshot(options);
         target.check(stacks);
         DumpWriter writer = switch (format) {

@@ -164,8 +164,9 @@ final class ProfileSession {
             return stopper == null ? read : new StoppedSamples(stopper, image, StoppedSamples.RunStatesBeforeStop.NOT_NEEDED,
                     (runStates, builder) -> read.sampleInto(builder));
         }
-        SnapshotOptions walk = new SnapshotOptions(options.allThreads, options.nativeFrames, !options.noGc, cpuState(),
-                options.opcodes);
+        SnapshotOptions walk = SnapshotOptions.of(SnapshotOptions.Threads.all(options.allThreads))
+                .withNativeFrames(options.nativeFrames).withGcFrames(!options.noGc).withCpuState(cpuState())
+                .withOpcodes(options.opcodes);
         return stopper == null ? builder -> process.sample(walk, builder)
                 : new StoppedSamples(stopper, image, cpuState() ? StoppedSamples.RunStatesBeforeStop.READ
                         : StoppedSamples.RunStatesBeforeStop.NOT_NEEDED, (runStates, builder) -> process.sample(walk, runStates, builder));

@@ -61,7 +61,7 @@ class SubinterpreterDumpTest {
                 BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
                 assertThat(out.readLine()).isEqualTo("MAIN");
                 PythonProcess process = PythonProcess.attach(ProcfsProcessImage.of((int) target.pid()), memory);
-                SnapshotOptions all = new SnapshotOptions(true, false, true, false, false);
+                SnapshotOptions all = SnapshotOptions.of(SnapshotOptions.Threads.ALL);
                 // Back-to-back walks of a lone interpreter: the ones that reuse its address.
                 for (int i = 0; i < 2000; i++) {
                     assertThat(process.snapshot(all).interpreters()).hasSize(1);

@@ -55,7 +55,7 @@ public class WalkerBenchmark {
     private PythonProcess process;
     private ProfileBuilder builder;
     private final FrameCounter frames = new FrameCounter();
-    private final SnapshotOptions walk = new SnapshotOptions(true, false, true, false, false);
+    private final SnapshotOptions walk = SnapshotOptions.of(SnapshotOptions.Threads.ALL);
     private long tick;
 
     @Setup(Level.Trial)

@@ -47,7 +47,7 @@ class FrameMarkerTest {
     private static final ChurnStacks DEEP_CHURN = new ChurnStacks(60);
     /** No deep base: the marker lands only where a current frame stayed for two walks. */
     private static final ChurnStacks SHALLOW_CHURN = new ChurnStacks(0);
-    private static final SnapshotOptions MAIN = new SnapshotOptions(false, false, true, false, false);
+    private static final SnapshotOptions MAIN = SnapshotOptions.of(SnapshotOptions.Threads.MAIN);
 
     static List<TargetInterpreter> markerInterpreters() {
         return TargetInterpreters.all().stream().filter(p -> p.minor() >= 15).toList();

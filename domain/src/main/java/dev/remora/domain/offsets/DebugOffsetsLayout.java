@@ -66,10 +66,6 @@ public enum DebugOffsetsLayout {
         return index == null ? Optional.empty() : Optional.of(HEAD_SIZE + 8 * index);
     }
 
-    public List<String> fields() {
-        return fields;
-    }
-
     private static List<String> fields313() {
         return List.of(
                 "runtime_state.size", "runtime_state.finalizing", "runtime_state.interpreters_head",

@@ -478,7 +478,7 @@ public final class PythonProcess {
             problem = walkThread(address, null, gcFrame, codes, cache, options);
         } else {
             if (!copy.rodeAlong(reader)) {
-                copy.planFrom(address, tstate, 0);
+                copy.planFrom(address, tstate);
             }
             problem = walkThread(address, copy, gcFrame, codes, cache, options);
         }
@@ -489,16 +489,16 @@ public final class PythonProcess {
         // the C stack) holds it when read again.
         while (problem.isPresent() && rereads < MAX_REREADS && (memory.changes() || copy.missed())) {
             if (marked && rereads == 0) {
-                copy.planFrom(address, tstate, 0);
+                copy.planFrom(address, tstate);
             } else {
-                copy.plan(address, tstate, 0);
+                copy.plan(address, tstate);
             }
             rereads++;
             problem = walkThread(address, copy, gcFrame, codes, cache, options);
         }
         if (!marked) {
             // The next snapshot's batch reads this thread's stack too, planned from what it saw now.
-            copy.plan(address, tstate, 0);
+            copy.plan(address, tstate);
             reader.ride(copy);
         }
         if (cpu.verdict() == CpuCheck.Verdict.MAY_RUN) {

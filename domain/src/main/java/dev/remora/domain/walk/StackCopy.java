@@ -73,18 +73,14 @@ final class StackCopy implements SnapshotReader.Rider {
 
     /**
      * Plans the next read from the thread state its last read saw, the newest known; without one (none
-     * yet, or the last read failed), from {@code known} from {@code at}.
+     * yet, or the last read failed), from {@code known}.
      */
-    void plan(long tstate, byte[] known, int at) {
-        if (hasState) {
-            planFrom(tstate, lastState, 0);
-        } else {
-            planFrom(tstate, known, at);
-        }
+    void plan(long tstate, byte[] known) {
+        planFrom(tstate, hasState ? lastState : known);
     }
 
-    /** Plans the next read from a thread state read elsewhere ({@code state} from {@code from}). */
-    void planFrom(long tstate, byte[] state, int from) {
+    /** Plans the next read from a thread state read elsewhere. */
+    void planFrom(long tstate, byte[] state) {
         ranges = 0;
         for (int i = 0; i < extras.count; i++) {
             put(extras.start[i], extras.length[i]);
@@ -93,9 +89,9 @@ final class StackCopy implements SnapshotReader.Rider {
         chunkEnd = 0;
         // 3.10 has no data stack: its frames are heap objects, all of them extras.
         boolean dataStack = thread.datastackChunk().isPresent();
-        long chunkStart = dataStack ? Bytes.getLong(state, from + (int) thread.datastackChunk().getAsLong()) : 0;
-        long top = dataStack ? Bytes.getLong(state, from + (int) thread.datastackTop()) : 0;
-        long limit = dataStack ? Bytes.getLong(state, from + (int) thread.datastackLimit()) : 0;
+        long chunkStart = dataStack ? Bytes.getLong(state, (int) thread.datastackChunk().getAsLong()) : 0;
+        long top = dataStack ? Bytes.getLong(state, (int) thread.datastackTop()) : 0;
+        long limit = dataStack ? Bytes.getLong(state, (int) thread.datastackLimit()) : 0;
         if (chunkStart != 0 && top > chunkStart && limit >= top && limit - chunkStart <= MAX_CHUNK_BYTES) {
             chunk = chunkStart;
             chunkEnd = Math.min(limit, top + SLACK);

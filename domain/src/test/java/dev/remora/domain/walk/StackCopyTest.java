@@ -97,7 +97,7 @@ class StackCopyTest {
     }
 
     private static boolean read(StackCopy copy, SnapshotReader reader, ChangingTarget target) throws MemoryAccessException {
-        copy.planFrom(TSTATE, state(target), 0);
+        copy.planFrom(TSTATE, state(target));
         return copy.read(reader);
     }
 
@@ -111,7 +111,7 @@ class StackCopyTest {
         reader.reset();
         reader.readLate(TSTATE, new byte[THREAD.readLength()], 0, THREAD.readLength());
         StackCopy copy = new StackCopy(THREAD);
-        copy.planFrom(TSTATE, state(target), 0);
+        copy.planFrom(TSTATE, state(target));
         reader.ride(copy);
 
         reader.reset();
@@ -124,7 +124,7 @@ class StackCopyTest {
         assertThat(copy.frame(frame, header)).isTrue();
         assertThat(Bytes.getLong(header, 0)).isEqualTo(0xAAAA);
 
-        copy.planFrom(TSTATE, state(target), 0);
+        copy.planFrom(TSTATE, state(target));
         reader.ride(copy);
         reader.readLate(TSTATE, new byte[THREAD.readLength()], 0, THREAD.readLength());
         reader.reset();
@@ -432,7 +432,7 @@ class StackCopyTest {
             throws MemoryAccessException {
         byte[] state = new byte[CFRAME_THREAD.readLength()];
         target.read(TSTATE, state, 0, state.length);
-        copy.planFrom(TSTATE, state, 0);
+        copy.planFrom(TSTATE, state);
         return copy.read(reader);
     }
 
