@@ -1,5 +1,6 @@
 package dev.remora.domain.asyncio;
 
+import dev.remora.domain.testing.DebugOffsetsFixtures;
 import dev.remora.domain.testing.Noise;
 import dev.remora.domain.testing.EmptyProcessImage;
 import dev.remora.domain.InspectionException;
@@ -10,7 +11,6 @@ import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,9 +23,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The task graph over memory that is not a healthy CPython: every reading ends, in an error or in a
- * graph, and never hangs or runs out of memory. The offsets are the real Debian ones.
+ * graph, and never hangs or runs out of memory. The offsets are the real Debian ones (as fixtures).
  */
-@Tag("targets")
 class AsyncGarbageMemoryTest {
 
     private static final long RUNTIME = 0x7f00_0000_0000L;
@@ -110,7 +109,7 @@ class AsyncGarbageMemoryTest {
 
     private static AsyncGraphBuilder builder(String minor, RemoteMemory memory) throws Exception {
         DebugOffsets offsets = AsyncioOffsetsTest.offsets(minor);
-        AsyncioOffsets layout = AsyncioOffsets.decode(DebianAsyncioSections.raw(minor), offsets);
+        AsyncioOffsets layout = AsyncioOffsets.decode(DebugOffsetsFixtures.asyncioSection(minor), offsets);
         SnapshotReader reader = new SnapshotReader(memory);
         return AsyncGraphBuilder.withLayout(new EmptyProcessImage(), reader, new ObjectReader(reader, offsets),
                 offsets, RUNTIME, (interp, code, ip) -> new FrameInfo("f", "f.py", SourceLocation.NONE), layout);

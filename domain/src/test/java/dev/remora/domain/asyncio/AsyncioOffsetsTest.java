@@ -3,8 +3,7 @@ package dev.remora.domain.asyncio;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DebugOffsetsDecoder;
-import dev.remora.domain.testing.DebianRuntimeSections;
-import org.junit.jupiter.api.Tag;
+import dev.remora.domain.testing.DebugOffsetsFixtures;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -15,8 +14,7 @@ import java.nio.ByteOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Decodes the AsyncioDebug sections the Debian interpreters ship, and rejects damaged copies. */
-@Tag("targets")
+/** Decodes the AsyncioDebug sections the Debian interpreters ship (as fixtures), and rejects damaged copies. */
 class AsyncioOffsetsTest {
 
     @ParameterizedTest
@@ -26,7 +24,7 @@ class AsyncioOffsetsTest {
             "3.15, 226240, 10856, 1104, 1024, 1032, 1048"})
     void decodesTheShippedSection(String minor, long interpSize, long interpHead, long threadSize, long loop,
                                   long running, long threadHead) throws Exception {
-        AsyncioOffsets a = AsyncioOffsets.decode(DebianAsyncioSections.raw(minor), offsets(minor));
+        AsyncioOffsets a = AsyncioOffsets.decode(DebugOffsetsFixtures.asyncioSection(minor), offsets(minor));
 
         assertThat(a.task()).isEqualTo(new AsyncioOffsets.Task(168, 136, 96, 108, 109, 128, 152));
         assertThat(a.interpreter()).isEqualTo(new AsyncioOffsets.InterpreterState(interpSize, interpHead));
@@ -44,7 +42,7 @@ class AsyncioOffsetsTest {
             "9, 8", // thread state smaller than the runtime's PyThreadState
             "12, 2000"}) // thread tasks head outside the thread state
     void rejectsOffsetsOutsideTheirStructs(int index, long value) {
-        byte[] raw = DebianAsyncioSections.raw("3.15");
+        byte[] raw = DebugOffsetsFixtures.asyncioSection("3.15");
         ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN).putLong(index * 8, value);
         assertThatThrownBy(() -> AsyncioOffsets.decode(raw, offsets("3.15")))
                 .isInstanceOf(InspectionException.CorruptTarget.class).hasMessageStartingWith("AsyncioDebug: ");
@@ -58,6 +56,6 @@ class AsyncioOffsetsTest {
     }
 
     static DebugOffsets offsets(String minor) throws InspectionException {
-        return DebugOffsetsDecoder.decode(DebianRuntimeSections.debugOffsets(minor));
+        return DebugOffsetsDecoder.decode(DebugOffsetsFixtures.debugOffsets(minor));
     }
 }

@@ -1,5 +1,6 @@
 package dev.remora.domain.asyncio;
 
+import dev.remora.domain.testing.DebugOffsetsFixtures;
 import dev.remora.domain.testing.EmptyProcessImage;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.linetable.SourceLocation;
@@ -39,7 +40,7 @@ final class FakeAsyncTarget {
 
     FakeAsyncTarget(String minor) throws InspectionException {
         offsets = AsyncioOffsetsTest.offsets(minor);
-        asyncio = AsyncioOffsets.decode(DebianAsyncioSections.raw(minor), offsets);
+        asyncio = AsyncioOffsets.decode(DebugOffsetsFixtures.asyncioSection(minor), offsets);
         states = offsets.layout().generatorStates().orElseThrow();
         runtime = memory.alloc(offsets.runtime().interpretersHead() + 8);
         interpreter = memory.alloc(asyncio.interpreter().size());

@@ -2,7 +2,6 @@ package dev.remora.domain.asyncio;
 
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.model.FrameInfo;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,7 +18,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * cycles, which must end in an error or be cut, never be followed forever.
  */
 @Timeout(30)
-@Tag("targets")
 class TaskGraphShapesTest {
 
     @ParameterizedTest

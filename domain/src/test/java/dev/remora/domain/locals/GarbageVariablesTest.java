@@ -6,11 +6,10 @@ import dev.remora.domain.model.LocalVariable;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DebugOffsetsDecoder;
 import dev.remora.domain.offsets.PythonVersion;
-import dev.remora.domain.testing.DebianRuntimeSections;
+import dev.remora.domain.testing.DebugOffsetsFixtures;
 import dev.remora.domain.testing.Noise;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -22,7 +21,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * into one small window, so that types, names and items land on each other and containers hold
  * themselves; a few of its pages are unmapped.
  */
-@Tag("targets")
 class GarbageVariablesTest {
 
     private static final long WINDOW = 0x7f00_0000_0000L;
@@ -188,7 +186,7 @@ class GarbageVariablesTest {
 
     private static DebugOffsets offsets(String minor) throws InspectionException {
         int m = Integer.parseInt(minor.substring(2));
-        return m >= 13 ? DebugOffsetsDecoder.decode(DebianRuntimeSections.debugOffsets(minor))
+        return m >= 13 ? DebugOffsetsDecoder.decode(DebugOffsetsFixtures.debugOffsets(minor))
                 : DebugOffsetsDecoder.fromHeaders(new PythonVersion(3, m, 0, 0xF, 0));
     }
 }

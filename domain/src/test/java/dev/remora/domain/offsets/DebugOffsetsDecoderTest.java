@@ -1,11 +1,10 @@
 package dev.remora.domain.offsets;
 
 import dev.remora.domain.InspectionException;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
-import dev.remora.domain.testing.DebianRuntimeSections;
+import dev.remora.domain.testing.DebugOffsetsFixtures;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -14,7 +13,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Decodes the debug offsets the real Debian interpreters ship, and rejects damaged copies of them. */
-@Tag("targets")
 class DebugOffsetsDecoderTest {
 
     @ParameterizedTest
@@ -25,7 +23,7 @@ class DebugOffsetsDecoderTest {
             "3.15, 3.15.2, 888, 88, 74, 936, true"})
     void decodesTheShippedOffsets(String minor, String version, long threadSize, long frameSize, long owner,
                                   long interpretersHead, boolean holdsGil) throws Exception {
-        DebugOffsets offsets = DebugOffsetsDecoder.decode(DebianRuntimeSections.debugOffsets(minor));
+        DebugOffsets offsets = DebugOffsetsDecoder.decode(DebugOffsetsFixtures.debugOffsets(minor));
 
         assertThat(offsets.version()).hasToString(version);
         assertThat(offsets.thread().size()).isEqualTo(threadSize);
@@ -41,14 +39,14 @@ class DebugOffsetsDecoderTest {
 
     @Test
     void rejectsAMissingCookie() {
-        byte[] raw = DebianRuntimeSections.debugOffsets("3.15");
+        byte[] raw = DebugOffsetsFixtures.debugOffsets("3.15");
         raw[0] = 'y';
         assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw)).isInstanceOf(InspectionException.CorruptTarget.class);
     }
 
     @Test
     void namesAnUnsupportedVersion() {
-        byte[] raw = DebianRuntimeSections.debugOffsets("3.15");
+        byte[] raw = DebugOffsetsFixtures.debugOffsets("3.15");
         putLong(raw, 8, 0x030904F0L);
         assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
                 .isInstanceOf(InspectionException.UnsupportedVersion.class)
@@ -57,7 +55,7 @@ class DebugOffsetsDecoderTest {
 
     @Test
     void rejectsDebugOffsetsThatNameAVersionWithoutThem() {
-        byte[] raw = DebianRuntimeSections.debugOffsets("3.15");
+        byte[] raw = DebugOffsetsFixtures.debugOffsets("3.15");
         putLong(raw, 8, 0x030C04F0L);
         assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
                 .isInstanceOf(InspectionException.CorruptTarget.class).hasMessageContaining("3.12.4");
@@ -65,7 +63,7 @@ class DebugOffsetsDecoderTest {
 
     @Test
     void rejectsFreeThreadedBuilds() {
-        byte[] raw = DebianRuntimeSections.debugOffsets("3.14");
+        byte[] raw = DebugOffsetsFixtures.debugOffsets("3.14");
         putLong(raw, 16, 1);
         assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
                 .isInstanceOf(InspectionException.UnsupportedVersion.class).hasMessageContaining("free-threaded");
@@ -73,7 +71,7 @@ class DebugOffsetsDecoderTest {
 
     @Test
     void rejectsAnAbsurdStructSize() {
-        byte[] raw = DebianRuntimeSections.debugOffsets("3.13");
+        byte[] raw = DebugOffsetsFixtures.debugOffsets("3.13");
         int at = DebugOffsetsLayout.V3_13.bytePosition("thread_state.size").orElseThrow();
         putLong(raw, at, 1L << 40);
         assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
@@ -82,7 +80,7 @@ class DebugOffsetsDecoderTest {
 
     @Test
     void rejectsAFieldOutsideItsStruct() {
-        byte[] raw = DebianRuntimeSections.debugOffsets("3.14");
+        byte[] raw = DebugOffsetsFixtures.debugOffsets("3.14");
         int at = DebugOffsetsLayout.V3_14.bytePosition("interpreter_frame.previous").orElseThrow();
         putLong(raw, at, 85);
         assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
@@ -97,7 +95,7 @@ class DebugOffsetsDecoderTest {
             "3.15, true, 80, 7592"})
     void decodesWhatTheAsyncioGraphReads(String minor, boolean since314, long localsPlus, long importsModules)
             throws Exception {
-        DebugOffsets offsets = DebugOffsetsDecoder.decode(DebianRuntimeSections.debugOffsets(minor));
+        DebugOffsets offsets = DebugOffsetsDecoder.decode(DebugOffsetsFixtures.debugOffsets(minor));
 
         assertThat(offsets.frame().localsPlus()).isEqualTo(localsPlus);
         assertThat(offsets.interpreter().importsModules()).isEqualTo(importsModules);
@@ -119,7 +117,7 @@ class DebugOffsetsDecoderTest {
 
     @Test
     void rejectsAGeneratorTooSmallForItsFrame() {
-        byte[] raw = DebianRuntimeSections.debugOffsets("3.15");
+        byte[] raw = DebugOffsetsFixtures.debugOffsets("3.15");
         int at = DebugOffsetsLayout.V3_15.bytePosition("gen_object.gi_iframe").orElseThrow();
         putLong(raw, at, 80);
         assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))

@@ -7,8 +7,7 @@ import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DebugOffsetsDecoder;
 import dev.remora.domain.offsets.PythonVersion;
-import dev.remora.domain.testing.DebianRuntimeSections;
-import org.junit.jupiter.api.Tag;
+import dev.remora.domain.testing.DebugOffsetsFixtures;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,7 +21,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * stack, and never hang or run out of memory. The offsets are the real Debian ones, and the
  * generated tables of 3.11 and 3.12.
  */
-@Tag("targets")
 class GarbageMemoryTest {
 
     private static final long RUNTIME = 0x7f00_0000_0000L;
@@ -59,7 +57,7 @@ class GarbageMemoryTest {
     /** The real Debian debug offsets (3.13+), or the generated table of a version that exports none. */
     private static DebugOffsets offsets(String minor) throws InspectionException {
         int m = Integer.parseInt(minor.substring(2));
-        return m >= 13 ? DebugOffsetsDecoder.decode(DebianRuntimeSections.debugOffsets(minor))
+        return m >= 13 ? DebugOffsetsDecoder.decode(DebugOffsetsFixtures.debugOffsets(minor))
                 : DebugOffsetsDecoder.fromHeaders(new PythonVersion(3, m, 0, 0xF, 0));
     }
 }
