@@ -40,6 +40,7 @@ class CallHeavyAccuracyTest {
     private static final List<String> FUNCTIONS = List.of("json_round_trips", "regex_generator", "recursion",
             "tiny_calls", "c_calls_back", "asyncio_tasks", "short_sleeps");
     private static final Pattern TICKS = Pattern.compile("Captured (\\d+) samples? in .* \\((\\d+) ticks?\\)");
+    private static final Pattern ERRORS = Pattern.compile("\\((\\d+) stacks? not read whole");
 
     /**
      * Each interpreter in wall and cpu mode, written as collapsed stacks; those with a frame marker
@@ -121,8 +122,11 @@ class CallHeavyAccuracyTest {
             long ticks = Long.parseLong(counts.group(2));
             assertThat(profiled.total()).as("samples in the profile").isEqualTo(samples);
             if (mode.equals("wall")) {
-                // One thread, sampled at every tick: each tick must give its stack.
+                // One thread, sampled at every tick: each tick must give its stack, or count as an error.
                 assertThat(samples).as("ticks delivered as samples: %s", run.err()).isGreaterThanOrEqualTo(ticks * 99 / 100);
+                Matcher errors = ERRORS.matcher(run.err());
+                assertThat(samples + (errors.find() ? Long.parseLong(errors.group(1)) : 0)).as("samples and errors: %s", run.err())
+                        .isEqualTo(ticks);
             } else {
                 assertThat(run.err()).as("errors in cpu mode").containsPattern("Error rate: 0\\.\\d\\d%");
             }

@@ -124,6 +124,11 @@ final class FrameCache {
         }
     }
 
+    /** Whether the thread's last walk showed any Python frame. */
+    boolean lastWalkShowedFrames() {
+        return previous.size > 0;
+    }
+
     /** Ends a walk: what it saw becomes what the next walk may reuse. */
     void finishWalk() {
         Generation spare = previous;

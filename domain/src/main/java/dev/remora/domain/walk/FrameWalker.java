@@ -455,6 +455,19 @@ final class FrameWalker {
         return Optional.of(StackProblem.of(StackProblem.Kind.MALFORMED, detail));
     }
 
+    /** Whether the last walk found no frame at all to show (it may have met frames that show nothing). */
+    boolean walkedNothing() {
+        if (tailChain != null) {
+            return false;
+        }
+        for (int f = 0; f < walked.frames(); f++) {
+            if (walked.eventCount(f) > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Hands the last walk's frames to {@code visitor}, innermost first: its opcode, the frames it read,
      * then (after a proven walk that reused the frames below the marker) those frames.

@@ -44,6 +44,8 @@ public final class PythonProcess {
      * error: a stack that changes every few microseconds still gives a proven walk within a few.
      */
     static final int MAX_REREADS = 32;
+    /** Looks again at an empty stack of a thread that showed frames: one was not always enough for 3.12. */
+    static final int EMPTY_LOOKS = 3;
     /** Readings of a thread list that keeps changing under them before the walk fails. */
     private static final int LIST_ATTEMPTS = 16;
 
@@ -471,6 +473,7 @@ public final class PythonProcess {
             return;
         }
         StackCopy copy = cache.copy(offsets.thread());
+        boolean hadFrames = cache.lastWalkShowedFrames();
         boolean marked = walker.usesMarkers();
         Optional<StackProblem> problem;
         if (marked) {
@@ -483,11 +486,18 @@ public final class PythonProcess {
             problem = walkThread(address, copy, gcFrame, codes, cache, options);
         }
         int rereads = 0;
+        int emptyLooks = 0;
         // The tick stands for this moment: a stack that moved under the walk is copied again at once.
         // Every kind: on a running target, a malformed or unreadable stack is mostly one read as it moved.
         // A core does not change, but a copy that lacked part of the stack (3.11's and 3.12's _PyCFrame on
-        // the C stack) holds it when read again.
-        while (problem.isPresent() && rereads < MAX_REREADS && (memory.changes() || copy.missed())) {
+        // the C stack) holds it when read again. A live thread that showed frames last time and none now
+        // gets a few more looks: 3.11 and 3.12 point the thread state at an eval loop's _PyCFrame before
+        // they fill in its current frame, and an empty stack is no sample at all.
+        while (rereads < MAX_REREADS && (memory.changes() || copy.missed()) && (problem.isPresent()
+                || memory.changes() && hadFrames && emptyLooks < EMPTY_LOOKS && walker.walkedNothing())) {
+            if (problem.isEmpty()) {
+                emptyLooks++;
+            }
             if (marked && rereads == 0) {
                 copy.planFrom(address, tstate);
             } else {
@@ -495,6 +505,12 @@ public final class PythonProcess {
             }
             rereads++;
             problem = walkThread(address, copy, gcFrame, codes, cache, options);
+        }
+        if (problem.isEmpty() && emptyLooks == EMPTY_LOOKS && walker.walkedNothing()) {
+            // Still no frame: the tick has no stack to show, and says so (a thread that ended its Python
+            // code shows none from the next tick on, without looks).
+            problem = Optional.of(StackProblem.of(StackProblem.Kind.MOVED,
+                    "no frame in %d looks at a thread that showed frames".formatted(EMPTY_LOOKS + 1)));
         }
         if (!marked) {
             // The next snapshot's batch reads this thread's stack too, planned from what it saw now.
