@@ -16,20 +16,22 @@ import java.util.function.LongSupplier;
  *
  * <p>But a walk takes a CPU itself: where more threads are runnable than there are CPUs, the thread
  * walked has one less often while it is walked than between walks, and walks alone would under-count
- * it. So the CPU time each thread used is kept as ticks (the time between walks) owed to it. A stack it ran through stands for
- * two samples while it is owed more than one, and for none while it is owed nothing; only when even
- * that falls behind is a tick it spent waiting for a CPU (runnable, by the OS) credited to the stack it
- * waits in. The samples add up to the CPU time, and are stacks the thread was seen running wherever
- * they can be.
+ * it. So the CPU time each thread used is kept as ticks (the time between walks) owed to it. A stack
+ * it ran through stands for two samples while it is owed more than one; only when even that falls
+ * behind is a tick it spent waiting for a CPU (runnable, by the OS) credited to the stack it waits
+ * in. The samples add up to the CPU time, and are stacks the thread was seen running wherever they
+ * can be.
  */
 final class CpuCheck {
 
-    /** What a thread is owed before its first walk: its first sample seen running is kept. */
+    /** What a thread is owed before its first walk. */
     static final double FIRST_OWED = 0.5;
     /** Owed from this on, a tick the thread waits for a CPU through is credited to it. */
     static final double WAITING_CREDITED = 2.5;
     /** Ticks owed at most: CPU time that no walk could see is not made up without end. */
     static final double MAX_OWED = 16;
+    /** Ticks owed at least: stacks seen running beyond the time used are not paid back without end. */
+    static final double MIN_OWED = -1;
 
     /** What a thread's clock says as its walk begins. */
     enum Verdict {
@@ -68,7 +70,6 @@ final class CpuCheck {
 
     private static final Settled IDLE = new Settled(false, 0);
     private static final Settled WAITING_OWED = new Settled(false, 1);
-    private static final Settled RAN_OWED_NOTHING = new Settled(true, 0);
     private static final Settled RAN = new Settled(true, 1);
     private static final Settled RAN_OWED_MORE = new Settled(true, 2);
 
@@ -121,15 +122,14 @@ final class CpuCheck {
         if (cpu != ThreadCpuClocks.UNAVAILABLE && 2 * (cpu - start.cpuNanos()) < wall - start.wallNanos()) {
             return creditWaiting(nativeId, history) ? WAITING_OWED : IDLE;
         }
-        // Ran through the walk (or exited meanwhile, running as the walk began).
-        if (history.owedTicks < 0.5) {
-            return RAN_OWED_NOTHING;
-        }
+        // Ran through the walk (or exited meanwhile, running as the walk began). A stack seen running is
+        // always kept: a thread that just woke is owed less than a tick, and dropping its first running
+        // stack would move its samples to whatever it runs next.
         if (history.owedTicks >= 1.5) {
             history.owedTicks -= 2;
             return RAN_OWED_MORE;
         }
-        history.owedTicks -= 1;
+        history.owedTicks = Math.max(MIN_OWED, history.owedTicks - 1);
         return RAN;
     }
 
