@@ -74,15 +74,12 @@ final class CpuCheck {
     private static final Settled RAN_OWED_MORE = new Settled(true, 2);
 
     private final LongSupplier wallNanos;
-    /** The OS's run state of a thread: running, or waiting for a CPU. */
-    private final LongFunction<CpuState> runState;
     private ThreadCpuClocks clocks = ThreadCpuClocks.NONE;
     /** The time between walks that each sample stands for. */
     private long tickNanos = 1;
 
-    CpuCheck(LongSupplier wallNanos, LongFunction<CpuState> runState) {
+    CpuCheck(LongSupplier wallNanos) {
         this.wallNanos = wallNanos;
-        this.runState = runState;
     }
 
     void use(ThreadCpuClocks clocks, long tickNanos) {
@@ -93,7 +90,8 @@ final class CpuCheck {
         this.tickNanos = tickNanos;
     }
 
-    Start start(long nativeId, CpuHistory history) {
+    /** @param runStates each thread's run state by the OS (running, or waiting for a CPU) */
+    Start start(long nativeId, CpuHistory history, LongFunction<CpuState> runStates) {
         long cpu = clocks.cpuNanos(nativeId);
         if (cpu == ThreadCpuClocks.UNAVAILABLE) {
             return Start.UNCLOCKED;
@@ -112,15 +110,15 @@ final class CpuCheck {
         if (moved) {
             return new Start(cpu, wall, Verdict.MAY_RUN);
         }
-        return new Start(cpu, wall, creditWaiting(nativeId, history) ? Verdict.CREDITED : Verdict.OFF_CPU);
+        return new Start(cpu, wall, creditWaiting(nativeId, history, runStates) ? Verdict.CREDITED : Verdict.OFF_CPU);
     }
 
     /** What the thread's clock says once its walk is over. */
-    Settled settle(Start start, long nativeId, CpuHistory history) {
+    Settled settle(Start start, long nativeId, CpuHistory history, LongFunction<CpuState> runStates) {
         long cpu = clocks.cpuNanos(nativeId);
         long wall = wallNanos.getAsLong();
         if (cpu != ThreadCpuClocks.UNAVAILABLE && 2 * (cpu - start.cpuNanos()) < wall - start.wallNanos()) {
-            return creditWaiting(nativeId, history) ? WAITING_OWED : IDLE;
+            return creditWaiting(nativeId, history, runStates) ? WAITING_OWED : IDLE;
         }
         // Ran through the walk (or exited meanwhile, running as the walk began). A stack seen running is
         // always kept: a thread that just woke is owed less than a tick, and dropping its first running
@@ -134,8 +132,8 @@ final class CpuCheck {
     }
 
     /** Whether a tick the thread did not run through is credited to it, and if so takes it off what it is owed. */
-    private boolean creditWaiting(long nativeId, CpuHistory history) {
-        if (history.owedTicks < WAITING_CREDITED || runState.apply(nativeId) != CpuState.RUNNING) {
+    private boolean creditWaiting(long nativeId, CpuHistory history, LongFunction<CpuState> runStates) {
+        if (history.owedTicks < WAITING_CREDITED || runStates.apply(nativeId) != CpuState.RUNNING) {
             return false;
         }
         history.owedTicks -= 1;

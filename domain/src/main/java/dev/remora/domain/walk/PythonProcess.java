@@ -57,6 +57,8 @@ public final class PythonProcess {
     private final ObjectReader objects;
     private final ThreadStatusReader statusReader;
     private final CpuCheck cpuCheck;
+    /** Each thread's run state as the OS gives it now; made once, not per walk. */
+    private final LongFunction<CpuState> osRunStates;
     private final NativeThreadIds nativeIds;
     private final FrameWalker walker;
     private final CodeObjectsByInterpreter codes;
@@ -87,7 +89,8 @@ public final class PythonProcess {
         this.interpreterList = new InterpreterListHead(runtime.address() + offsets.runtime().interpretersHead());
         this.objects = new ObjectReader(reader, offsets);
         this.statusReader = new ThreadStatusReader(offsets, reader);
-        this.cpuCheck = new CpuCheck(System::nanoTime, image::cpuState);
+        this.cpuCheck = new CpuCheck(System::nanoTime);
+        this.osRunStates = image::cpuState;
         this.nativeIds = new NativeThreadIds(offsets.thread(), image.pid());
         this.walker = new FrameWalker(reader, offsets);
         this.codes = new CodeObjectsByInterpreter(reader, objects, offsets);
@@ -206,13 +209,13 @@ public final class PythonProcess {
         if (walks == 0 && memory.changes()) {
             // Plans the batch, so that the walk that counts reads the interpreter state (GC frame, GIL)
             // and every stack in one read, at one moment.
-            walk(options, image::cpuState, new SnapshotCollector());
+            walk(options, osRunStates, new SnapshotCollector());
         }
         // A core does not change: what one walk could not read, another cannot either.
         int attempts = memory.changes() ? ATTEMPTS : 1;
         for (int attempt = 0; attempt < attempts; attempt++) {
             collector = new SnapshotCollector(variables);
-            walk(options, image::cpuState, collector);
+            walk(options, osRunStates, collector);
             if (!collector.incomplete()) {
                 break;
             }
@@ -245,7 +248,7 @@ public final class PythonProcess {
 
     /** One pass over the threads, reported to {@code visitor} as it goes; the sampler's entry point. */
     public void sample(SnapshotOptions options, StackVisitor visitor) throws InspectionException {
-        walk(options, image::cpuState, visitor);
+        walk(options, osRunStates, visitor);
     }
 
     /**
@@ -465,7 +468,7 @@ public final class PythonProcess {
                         SnapshotOptions options, LongFunction<CpuState> runStates, StackVisitor visitor) throws MemoryAccessException {
         // Claimed before the filter: a thread a mode skips this time keeps its cache for the next.
         FrameCache cache = frameCaches.forThread(address);
-        CpuCheck.Start cpu = options.cpuState() ? cpuCheck.start(nativeId, cache.cpuHistory()) : CpuCheck.Start.UNCLOCKED;
+        CpuCheck.Start cpu = options.cpuState() ? cpuCheck.start(nativeId, cache.cpuHistory(), runStates) : CpuCheck.Start.UNCLOCKED;
         CpuState cpuState = cpu.verdict() != CpuCheck.Verdict.UNCLOCKED ? cpu.state()
                 : options.cpuState() ? runStates.apply(nativeId) : CpuState.UNKNOWN;
         int status = statusReader.read(address, tstate, gilHolder, main, cpuState);
@@ -518,7 +521,7 @@ public final class PythonProcess {
             reader.ride(copy);
         }
         if (cpu.verdict() == CpuCheck.Verdict.MAY_RUN) {
-            CpuCheck.Settled settled = cpuCheck.settle(cpu, nativeId, cache.cpuHistory());
+            CpuCheck.Settled settled = cpuCheck.settle(cpu, nativeId, cache.cpuHistory(), runStates);
             visitor.statusAfterWalk(settled.onCpu() ? status : status & ~ThreadStatus.ON_CPU.bit(), settled.cpuSamples());
         }
         walker.emit(visitor);

@@ -41,7 +41,7 @@ class CpuCheckTest {
     }
 
     private final ScriptedThread thread = new ScriptedThread();
-    private final CpuCheck check = new CpuCheck(() -> thread.wall, tid -> thread.runState);
+    private final CpuCheck check = new CpuCheck(() -> thread.wall);
     private final CpuHistory history = new CpuHistory();
 
     CpuCheckTest() {
@@ -51,7 +51,7 @@ class CpuCheckTest {
     /** A tick: the thread runs {@code ranBefore} of the millisecond before the walk and {@code ranDuring} of the walk. */
     private int tick(long ranBefore, long ranDuring) {
         thread.pass(TICK - WALK, ranBefore);
-        CpuCheck.Start start = check.start(TID, history);
+        CpuCheck.Start start = check.start(TID, history, tid -> thread.runState);
         if (start.verdict() == CpuCheck.Verdict.OFF_CPU) {
             thread.pass(WALK, ranDuring);
             return 0;
@@ -60,13 +60,13 @@ class CpuCheckTest {
         if (start.verdict() == CpuCheck.Verdict.CREDITED) {
             return 1;
         }
-        return check.settle(start, TID, history).cpuSamples();
+        return check.settle(start, TID, history, tid -> thread.runState).cpuSamples();
     }
 
     @Test
     void aThreadWithoutAClockIsLeftToTheRunState() {
         thread.exited = true;
-        assertThat(check.start(TID, history).verdict()).isEqualTo(CpuCheck.Verdict.UNCLOCKED);
+        assertThat(check.start(TID, history, tid -> thread.runState).verdict()).isEqualTo(CpuCheck.Verdict.UNCLOCKED);
     }
 
     @Test
@@ -75,7 +75,7 @@ class CpuCheckTest {
         tick(0, 0);
         thread.runState = CpuState.IDLE;
         thread.pass(TICK, 0);
-        CpuCheck.Start start = check.start(TID, history);
+        CpuCheck.Start start = check.start(TID, history, tid -> thread.runState);
         assertThat(start.verdict()).isEqualTo(CpuCheck.Verdict.OFF_CPU);
         assertThat(start.state()).isEqualTo(CpuState.IDLE);
     }
@@ -91,10 +91,10 @@ class CpuCheckTest {
     void aThreadThatWaitedThroughItsWalkIsOffACpuThoughTheOsCallsItRunnable() {
         tick(TICK - WALK, WALK);
         thread.pass(TICK - WALK, TICK / 2);
-        CpuCheck.Start start = check.start(TID, history);
+        CpuCheck.Start start = check.start(TID, history, tid -> thread.runState);
         assertThat(start.verdict()).isEqualTo(CpuCheck.Verdict.MAY_RUN);
         thread.pass(WALK, 0);
-        CpuCheck.Settled settled = check.settle(start, TID, history);
+        CpuCheck.Settled settled = check.settle(start, TID, history, tid -> thread.runState);
         assertThat(settled.ran()).isFalse();
         assertThat(settled.onCpu()).isFalse();
         assertThat(settled.cpuSamples()).isZero();
