@@ -42,16 +42,11 @@ final class CpuCheck {
         /** It has not run since its last walk, but waits for a CPU and is owed the tick. */
         CREDITED,
         /** It ran since its last walk: the walk's end settles whether it still does. */
-        MAY_RUN
-    }
+        MAY_RUN;
 
-    /** A thread's clocks as its walk began, and what they say so far. */
-    record Start(long cpuNanos, long wallNanos, Verdict verdict) {
-        static final Start UNCLOCKED = new Start(ThreadCpuClocks.UNAVAILABLE, 0, Verdict.UNCLOCKED);
-
-        /** Its state as far as known before the walk; {@link Verdict#UNCLOCKED} asks the OS. */
+        /** Its state as far as known before the walk; {@link #UNCLOCKED} asks the OS. */
         CpuState state() {
-            return verdict == Verdict.OFF_CPU ? CpuState.IDLE : CpuState.RUNNING;
+            return this == OFF_CPU ? CpuState.IDLE : CpuState.RUNNING;
         }
     }
 
@@ -91,10 +86,10 @@ final class CpuCheck {
     }
 
     /** @param runStates each thread's run state by the OS (running, or waiting for a CPU) */
-    Start start(long nativeId, CpuHistory history, LongFunction<CpuState> runStates) {
+    Verdict start(long nativeId, CpuHistory history, LongFunction<CpuState> runStates) {
         long cpu = clocks.cpuNanos(nativeId);
         if (cpu == ThreadCpuClocks.UNAVAILABLE) {
-            return Start.UNCLOCKED;
+            return Verdict.UNCLOCKED;
         }
         long wall = wallNanos.getAsLong();
         boolean known = history.cpuNanos != ThreadCpuClocks.UNAVAILABLE;
@@ -108,16 +103,17 @@ final class CpuCheck {
         history.cpuNanos = cpu;
         history.wallNanos = wall;
         if (moved) {
-            return new Start(cpu, wall, Verdict.MAY_RUN);
+            return Verdict.MAY_RUN;
         }
-        return new Start(cpu, wall, creditWaiting(nativeId, history, runStates) ? Verdict.CREDITED : Verdict.OFF_CPU);
+        return creditWaiting(nativeId, history, runStates) ? Verdict.CREDITED : Verdict.OFF_CPU;
     }
 
-    /** What the thread's clock says once its walk is over. */
-    Settled settle(Start start, long nativeId, CpuHistory history, LongFunction<CpuState> runStates) {
+    /** What the thread's clock says once its walk, begun with {@link #start}, is over. */
+    Settled settle(long nativeId, CpuHistory history, LongFunction<CpuState> runStates) {
         long cpu = clocks.cpuNanos(nativeId);
         long wall = wallNanos.getAsLong();
-        if (cpu != ThreadCpuClocks.UNAVAILABLE && 2 * (cpu - start.cpuNanos()) < wall - start.wallNanos()) {
+        // The history holds the clocks as the walk began.
+        if (cpu != ThreadCpuClocks.UNAVAILABLE && 2 * (cpu - history.cpuNanos) < wall - history.wallNanos) {
             return creditWaiting(nativeId, history, runStates) ? WAITING_OWED : IDLE;
         }
         // Ran through the walk (or exited meanwhile, running as the walk began). A stack seen running is

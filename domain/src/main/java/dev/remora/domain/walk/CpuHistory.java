@@ -5,7 +5,7 @@ import dev.remora.ports.ThreadCpuClocks;
 /** What one thread's CPU clock showed over its recent walks, for {@link CpuCheck}. */
 final class CpuHistory {
 
-    /** The thread's CPU clock and the wall clock when its last walk began. */
+    /** The thread's CPU clock and the wall clock when its last (or current) walk began. */
     long cpuNanos = ThreadCpuClocks.UNAVAILABLE;
     long wallNanos;
     /**

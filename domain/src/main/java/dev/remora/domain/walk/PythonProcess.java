@@ -468,8 +468,8 @@ public final class PythonProcess {
                         SnapshotOptions options, LongFunction<CpuState> runStates, StackVisitor visitor) throws MemoryAccessException {
         // Claimed before the filter: a thread a mode skips this time keeps its cache for the next.
         FrameCache cache = frameCaches.forThread(address);
-        CpuCheck.Start cpu = options.cpuState() ? cpuCheck.start(nativeId, cache.cpuHistory(), runStates) : CpuCheck.Start.UNCLOCKED;
-        CpuState cpuState = cpu.verdict() != CpuCheck.Verdict.UNCLOCKED ? cpu.state()
+        CpuCheck.Verdict cpu = options.cpuState() ? cpuCheck.start(nativeId, cache.cpuHistory(), runStates) : CpuCheck.Verdict.UNCLOCKED;
+        CpuState cpuState = cpu != CpuCheck.Verdict.UNCLOCKED ? cpu.state()
                 : options.cpuState() ? runStates.apply(nativeId) : CpuState.UNKNOWN;
         int status = statusReader.read(address, tstate, gilHolder, main, cpuState);
         if (!visitor.beginThread(interpreterId, nativeId, status)) {
@@ -520,8 +520,8 @@ public final class PythonProcess {
             copy.plan(address, tstate);
             reader.ride(copy);
         }
-        if (cpu.verdict() == CpuCheck.Verdict.MAY_RUN) {
-            CpuCheck.Settled settled = cpuCheck.settle(cpu, nativeId, cache.cpuHistory(), runStates);
+        if (cpu == CpuCheck.Verdict.MAY_RUN) {
+            CpuCheck.Settled settled = cpuCheck.settle(nativeId, cache.cpuHistory(), runStates);
             visitor.statusAfterWalk(settled.onCpu() ? status : status & ~ThreadStatus.ON_CPU.bit(), settled.cpuSamples());
         }
         walker.emit(visitor);

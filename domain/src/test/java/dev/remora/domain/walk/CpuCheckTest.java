@@ -51,22 +51,22 @@ class CpuCheckTest {
     /** A tick: the thread runs {@code ranBefore} of the millisecond before the walk and {@code ranDuring} of the walk. */
     private int tick(long ranBefore, long ranDuring) {
         thread.pass(TICK - WALK, ranBefore);
-        CpuCheck.Start start = check.start(TID, history, tid -> thread.runState);
-        if (start.verdict() == CpuCheck.Verdict.OFF_CPU) {
+        CpuCheck.Verdict start = check.start(TID, history, tid -> thread.runState);
+        if (start == CpuCheck.Verdict.OFF_CPU) {
             thread.pass(WALK, ranDuring);
             return 0;
         }
         thread.pass(WALK, ranDuring);
-        if (start.verdict() == CpuCheck.Verdict.CREDITED) {
+        if (start == CpuCheck.Verdict.CREDITED) {
             return 1;
         }
-        return check.settle(start, TID, history, tid -> thread.runState).cpuSamples();
+        return check.settle(TID, history, tid -> thread.runState).cpuSamples();
     }
 
     @Test
     void aThreadWithoutAClockIsLeftToTheRunState() {
         thread.exited = true;
-        assertThat(check.start(TID, history, tid -> thread.runState).verdict()).isEqualTo(CpuCheck.Verdict.UNCLOCKED);
+        assertThat(check.start(TID, history, tid -> thread.runState)).isEqualTo(CpuCheck.Verdict.UNCLOCKED);
     }
 
     @Test
@@ -75,8 +75,8 @@ class CpuCheckTest {
         tick(0, 0);
         thread.runState = CpuState.IDLE;
         thread.pass(TICK, 0);
-        CpuCheck.Start start = check.start(TID, history, tid -> thread.runState);
-        assertThat(start.verdict()).isEqualTo(CpuCheck.Verdict.OFF_CPU);
+        CpuCheck.Verdict start = check.start(TID, history, tid -> thread.runState);
+        assertThat(start).isEqualTo(CpuCheck.Verdict.OFF_CPU);
         assertThat(start.state()).isEqualTo(CpuState.IDLE);
     }
 
@@ -91,10 +91,10 @@ class CpuCheckTest {
     void aThreadThatWaitedThroughItsWalkIsOffACpuThoughTheOsCallsItRunnable() {
         tick(TICK - WALK, WALK);
         thread.pass(TICK - WALK, TICK / 2);
-        CpuCheck.Start start = check.start(TID, history, tid -> thread.runState);
-        assertThat(start.verdict()).isEqualTo(CpuCheck.Verdict.MAY_RUN);
+        CpuCheck.Verdict start = check.start(TID, history, tid -> thread.runState);
+        assertThat(start).isEqualTo(CpuCheck.Verdict.MAY_RUN);
         thread.pass(WALK, 0);
-        CpuCheck.Settled settled = check.settle(start, TID, history, tid -> thread.runState);
+        CpuCheck.Settled settled = check.settle(TID, history, tid -> thread.runState);
         assertThat(settled.ran()).isFalse();
         assertThat(settled.onCpu()).isFalse();
         assertThat(settled.cpuSamples()).isZero();
