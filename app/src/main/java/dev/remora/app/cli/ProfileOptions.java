@@ -45,6 +45,11 @@ public final class ProfileOptions {
             + "after it: every stack exact, at a cost to the target (see the README).")
     boolean blocking;
 
+    @Option(names = "--normal-priority", description = "Wait for each tick at normal priority. By default the sampling "
+            + "thread waits at real-time priority where allowed (root or CAP_SYS_NICE), so that a busy CPU does not make "
+            + "its ticks late; it catches up at normal priority.")
+    boolean normalPriority;
+
     @Option(names = "--async-aware", description = "Sample asyncio task chains instead of thread stacks (3.14+).")
     boolean asyncAware;
 

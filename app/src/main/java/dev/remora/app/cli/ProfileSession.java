@@ -1,9 +1,12 @@
 package dev.remora.app.cli;
 
 import dev.remora.adapters.vmreadv.PerfTaskClocks;
+import dev.remora.app.profiling.RealtimeWakeups;
 import dev.remora.app.profiling.Sampler;
 import dev.remora.app.profiling.SamplerListener;
+import dev.remora.app.profiling.SamplerPriority;
 import dev.remora.app.profiling.SamplerProgress;
+import dev.remora.domain.InspectionException;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.TaskStacks;
 import dev.remora.domain.profile.Profile;
@@ -34,6 +37,8 @@ import java.util.function.BooleanSupplier;
 final class ProfileSession {
 
     private static final long WINDOW_NANOS = 1_000_000_000L;
+    /** How long the target is walked before the first tick; see {@link #warmUp}. */
+    private static final long WARM_UP_NANOS = 300_000_000L;
 
     private final PythonProcess process;
     private final ProcessImage image;
@@ -111,12 +116,14 @@ final class ProfileSession {
     }
 
     private int sample(BooleanSupplier targetAlive) throws Exception {
+        warmUp();
         ProfileInfo info = new ProfileInfo(process.pid(), process.version().toString(), process.backendName(), options.mode,
                 options.rate.intervalNanos(), System.currentTimeMillis());
         ProfileBuilder builder = new ProfileBuilder(info);
         Listener listener = new Listener();
-        Sampler sampler = new Sampler(source(), builder,
-                new Sampler.Settings(options.rate.intervalNanos(), durationNanos, WINDOW_NANOS), listener);
+        Sampler sampler = new Sampler(source(walkOptions()), builder,
+                new Sampler.Settings(options.rate.intervalNanos(), durationNanos, WINDOW_NANOS), listener,
+                options.normalPriority ? SamplerPriority.UNCHANGED : new RealtimeWakeups());
 
         AtomicBoolean interrupted = new AtomicBoolean();
         CountDownLatch written = new CountDownLatch(1);
@@ -156,20 +163,49 @@ final class ProfileSession {
         }
     }
 
+    /**
+     * Walks the target, unrecorded, for a moment before the first tick. A fresh JVM runs its first walks
+     * interpreted, and they read every code object for the first time: milliseconds each, so the first
+     * ticks fall behind and are caught up in a burst, all of it on whatever the target does as the
+     * burst is taken. Not with --blocking, whose walks would each stop the target.
+     */
+    private void warmUp() {
+        if (stopper != null) {
+            return;
+        }
+        // Without the CPU check: its history of each thread's clock is for the ticks alone.
+        Sampler.Source walk = source(walkOptions().withCpuState(false));
+        ProfileBuilder discarded = new ProfileBuilder(new ProfileInfo(process.pid(), process.version().toString(),
+                process.backendName(), ProfileMode.WALL, options.rate.intervalNanos(), 0));
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < WARM_UP_NANOS) {
+            discarded.beginSample(System.nanoTime() - start);
+            try {
+                walk.sampleInto(discarded);
+            } catch (InspectionException.TargetGone gone) {
+                return; // the sampler will find out at its first tick, and say so
+            } catch (InspectionException e) {
+                discarded.tickFailed();
+            }
+        }
+    }
+
     /** What each sample reads: thread stacks, or with --async-aware the chains of asyncio tasks. */
-    private Sampler.Source source() {
+    private Sampler.Source source(SnapshotOptions walk) {
         if (options.asyncAware) {
             AsyncMode mode = options.asyncMode();
             Sampler.Source read = builder -> TaskStacks.feed(process.asyncSnapshot(mode), builder);
             return stopper == null ? read : new StoppedSamples(stopper, image, StoppedSamples.RunStatesBeforeStop.NOT_NEEDED,
                     (runStates, builder) -> read.sampleInto(builder));
         }
-        SnapshotOptions walk = SnapshotOptions.of(SnapshotOptions.Threads.all(options.allThreads))
-                .withNativeFrames(options.nativeFrames).withGcFrames(!options.noGc).withCpuState(cpuState())
-                .withOpcodes(options.opcodes);
         return stopper == null ? builder -> process.sample(walk, builder)
                 : new StoppedSamples(stopper, image, cpuState() ? StoppedSamples.RunStatesBeforeStop.READ
                         : StoppedSamples.RunStatesBeforeStop.NOT_NEEDED, (runStates, builder) -> process.sample(walk, runStates, builder));
+    }
+
+    private SnapshotOptions walkOptions() {
+        return SnapshotOptions.of(SnapshotOptions.Threads.all(options.allThreads)).withNativeFrames(options.nativeFrames)
+                .withGcFrames(!options.noGc).withCpuState(cpuState()).withOpcodes(options.opcodes);
     }
 
     /** Says that sampling began, once Ctrl-C would keep what it collects. */

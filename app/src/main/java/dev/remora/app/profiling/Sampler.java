@@ -13,7 +13,8 @@ import java.util.function.BooleanSupplier;
  * samples the thread sleeps rather than spinning. Grid points that pass while the sampler is held up
  * (a slow walk, or the machine busy with the target) are sampled as soon as it runs again, back to
  * back: skipping them would under-count whatever the target was doing while it had the CPU. Only
- * points more than {@link #CATCH_UP_NANOS} behind are given up, and counted as missed.
+ * points more than {@link #CATCH_UP_NANOS} behind are given up, and counted as missed. It waits for
+ * its ticks at {@link SamplerPriority.Level#PROMPT} and catches up at normal priority.
  */
 public final class Sampler {
 
@@ -55,18 +56,23 @@ public final class Sampler {
     private final ProfileBuilder builder;
     private final Settings settings;
     private final SamplerListener listener;
+    private final SamplerPriority priority;
     private final Clock clock;
+    private SamplerPriority.Level level = SamplerPriority.Level.NORMAL;
     private boolean targetExited;
 
-    public Sampler(Source source, ProfileBuilder builder, Settings settings, SamplerListener listener) {
-        this(source, builder, settings, listener, Clock.SYSTEM);
+    public Sampler(Source source, ProfileBuilder builder, Settings settings, SamplerListener listener,
+                   SamplerPriority priority) {
+        this(source, builder, settings, listener, priority, Clock.SYSTEM);
     }
 
-    Sampler(Source source, ProfileBuilder builder, Settings settings, SamplerListener listener, Clock clock) {
+    Sampler(Source source, ProfileBuilder builder, Settings settings, SamplerListener listener, SamplerPriority priority,
+            Clock clock) {
         this.source = source;
         this.builder = builder;
         this.settings = settings;
         this.listener = listener;
+        this.priority = priority;
         this.clock = clock;
     }
 
@@ -80,6 +86,14 @@ public final class Sampler {
      * child that exits ends the run at once.
      */
     public SamplingStats run(BooleanSupplier stop, BooleanSupplier targetAlive) {
+        try {
+            return sample(stop, targetAlive);
+        } finally {
+            prioritise(SamplerPriority.Level.NORMAL); // what follows, writing the profile, needs no haste
+        }
+    }
+
+    private SamplingStats sample(BooleanSupplier stop, BooleanSupplier targetAlive) {
         long interval = settings.intervalNanos();
         long catchUp = Math.max(interval, CATCH_UP_NANOS);
         long start = clock.nanoTime();
@@ -93,6 +107,7 @@ public final class Sampler {
                 break;
             }
             if (now < next) {
+                prioritise(SamplerPriority.Level.PROMPT);
                 clock.parkNanos(next - now);
                 continue;
             }
@@ -114,6 +129,9 @@ public final class Sampler {
             long done = clock.nanoTime();
             lastCall = done - now;
             next += interval;
+            if (done - next > interval) {
+                prioritise(SamplerPriority.Level.NORMAL);
+            }
             if (done - next > catchUp) {
                 long skipped = (done - next - catchUp + interval - 1) / interval;
                 missed += skipped;
@@ -143,5 +161,12 @@ public final class Sampler {
         SamplingStats stats = new SamplingStats(attempts, end, builder.errors(), missed, elapsed);
         builder.finish(stats);
         return stats;
+    }
+
+    private void prioritise(SamplerPriority.Level wanted) {
+        if (level != wanted) {
+            level = wanted;
+            priority.set(wanted);
+        }
     }
 }

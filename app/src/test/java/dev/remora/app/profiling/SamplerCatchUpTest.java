@@ -58,7 +58,7 @@ class SamplerCatchUpTest {
     private static Profile sample(FakeClock clock, HeldUp heldUp, long seconds) {
         ProfileBuilder builder = new ProfileBuilder(new ProfileInfo(1, "3.15", "test", ProfileMode.WALL, INTERVAL, 0));
         Sampler sampler = new Sampler(new Target(clock, heldUp), builder,
-                new Sampler.Settings(INTERVAL, seconds * 1000 * MS, 1000 * MS), new SamplerListener() {}, clock);
+                new Sampler.Settings(INTERVAL, seconds * 1000 * MS, 1000 * MS), new SamplerListener() {}, SamplerPriority.UNCHANGED, clock);
         sampler.run(() -> false, () -> true);
         return builder.profile();
     }
