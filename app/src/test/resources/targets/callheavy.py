@@ -4,14 +4,19 @@ usage: callheavy.py SECONDS [wall|cpu]
 Loops over seven functions, each given a slice of a few milliseconds per round: json round trips,
 regex with a generator expression, recursion, a loop calling a one-line function, a C function
 calling back into Python (sorted with a key), asyncio tasks, and short sleeps. Prints READY when the
-loop starts and, when SECONDS have passed, each function's share of the loop's time as JSON: wall
-time (perf_counter) or the thread's CPU time (thread_time), as asked.
+loop starts; when SECONDS have passed, reads the window a profile sampled from stdin and prints each
+function's share of it as JSON: wall time (perf_counter) or the thread's CPU time (thread_time), as
+asked (see timed_calls.py).
 """
 import asyncio
 import json
+import os
 import re
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's directory out
+from timed_calls import TimedCalls  # noqa: E402
 
 PATTERN = re.compile(r"(\w+)=(\d+)")
 DATA = {"values": list(range(40)), "name": "callheavy", "nested": {"a": [1, 2, 3]}}
@@ -92,18 +97,13 @@ SLICES = [
 
 
 def main(seconds, clock):
-    measure = time.thread_time if clock == "cpu" else time.perf_counter
-    spent = {function.__name__: 0.0 for function, _ in SLICES}
+    timed = TimedCalls(clock)
     print("READY", flush=True)
-    start = measure()
-    wall_start = time.perf_counter()
-    while time.perf_counter() - wall_start < seconds:
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
         for function, slice_ms in SLICES:
-            t0 = measure()
-            function(time.perf_counter() + slice_ms / 1000)
-            spent[function.__name__] += measure() - t0
-    total = measure() - start
-    print(json.dumps({name: value / total for name, value in spent.items()}), flush=True)
+            timed.call(function, time.perf_counter() + slice_ms / 1000)
+    timed.answer_window()
 
 
 main(float(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "wall")

@@ -3,14 +3,19 @@ call (not a slice of time), timing itself.
 
 usage: fixed_work.py SECONDS [wall|cpu]
 Loops over five functions: JSON round trips of a 150-item dict, regex with a generator expression,
-fib(18), 12000 one-line calls, and short sleeps. Prints READY when the loop starts and, when
-SECONDS have passed, each function's share of the loop's time as JSON: wall time (perf_counter) or
-the thread's CPU time (thread_time), as asked.
+fib(18), 12000 one-line calls, and short sleeps. Prints READY when the loop starts; when
+SECONDS have passed, reads the window a profile sampled from stdin and prints each function's share
+of it as JSON: wall time (perf_counter) or the thread's CPU time (thread_time), as asked (see
+timed_calls.py).
 """
 import json
+import os
 import re
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's directory out
+from timed_calls import TimedCalls  # noqa: E402
 
 PATTERN = re.compile(r"(\w+)=(\d+)")
 DATA = {f"key{i}": [i, str(i), {"n": i}] for i in range(150)}
@@ -57,18 +62,13 @@ FUNCTIONS = [json_round_trips, regex_generator, recursion, tiny_calls, short_sle
 
 
 def main(seconds, clock):
-    measure = time.thread_time if clock == "cpu" else time.perf_counter
-    spent = {function.__name__: 0.0 for function in FUNCTIONS}
+    timed = TimedCalls(clock)
     print("READY", flush=True)
-    start = measure()
-    wall_start = time.perf_counter()
-    while time.perf_counter() - wall_start < seconds:
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
         for function in FUNCTIONS:
-            t0 = measure()
-            function()
-            spent[function.__name__] += measure() - t0
-    total = measure() - start
-    print(json.dumps({name: value / total for name, value in spent.items()}), flush=True)
+            timed.call(function)
+    timed.answer_window()
 
 
 main(float(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "wall")

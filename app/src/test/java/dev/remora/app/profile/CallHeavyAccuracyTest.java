@@ -3,6 +3,7 @@ package dev.remora.app.profile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.remora.app.dump.RemoraCli;
+import dev.remora.app.testing.SampledWindow;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
@@ -43,17 +44,18 @@ class CallHeavyAccuracyTest {
     private static final Pattern ERRORS = Pattern.compile("\\((\\d+) stacks? not read whole");
 
     /**
-     * Each interpreter in wall and cpu mode, written as collapsed stacks; those with a frame marker
-     * (3.15+) also with --frame-marker, captured with --binary and read back with replay, and drawn as
-     * a heatmap (whose per-function totals are read from the page).
+     * Each interpreter in wall and cpu mode, written as jsonl; those with a frame marker (3.15+) also
+     * with --frame-marker, captured with --binary and read back with replay, and drawn as a heatmap
+     * (whose per-function totals are read from the page). Each gives the window it sampled, and the
+     * target's split is taken over exactly that window.
      */
     static Stream<Arguments> interpretersAndModes() {
         return TargetInterpreters.all().stream().filter(python -> python.minor() != 10).flatMap(python -> {
-            Stream<Arguments> plain = Stream.of(Arguments.of(python, "wall", false, "collapsed"),
-                    Arguments.of(python, "cpu", false, "collapsed"));
+            Stream<Arguments> plain = Stream.of(Arguments.of(python, "wall", false, "jsonl"),
+                    Arguments.of(python, "cpu", false, "jsonl"));
             return python.minor() >= 15
-                    ? Stream.concat(plain, Stream.of(Arguments.of(python, "wall", true, "collapsed"),
-                            Arguments.of(python, "cpu", true, "collapsed"), Arguments.of(python, "wall", false, "binary"),
+                    ? Stream.concat(plain, Stream.of(Arguments.of(python, "wall", true, "jsonl"),
+                            Arguments.of(python, "cpu", true, "jsonl"), Arguments.of(python, "wall", false, "binary"),
                             Arguments.of(python, "cpu", false, "binary"), Arguments.of(python, "wall", false, "heatmap")))
                     : plain;
         });
@@ -66,8 +68,8 @@ class CallHeavyAccuracyTest {
      */
     static Stream<Arguments> frameObjectInterpreters() {
         return TargetInterpreters.all().stream().filter(python -> python.minor() == 10)
-                .flatMap(python -> Stream.of(Arguments.of(python, "wall", false, "collapsed"),
-                        Arguments.of(python, "cpu", false, "collapsed")));
+                .flatMap(python -> Stream.of(Arguments.of(python, "wall", false, "jsonl"),
+                        Arguments.of(python, "cpu", false, "jsonl")));
     }
 
     @Tag("open")
@@ -83,16 +85,18 @@ class CallHeavyAccuracyTest {
     void sharesMatchWhatTheTargetMeasuredAndTicksBecomeSamples(TargetInterpreter python, String mode, boolean marker,
                                                              String output) throws Exception {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-callheavy-")) {
-            Path profile = dir.host("profile.txt");
+            Path profile = dir.host("profile.jsonl");
+            dir.copyResource("targets/timed_calls.py");
             String script = dir.copyResource("targets/callheavy.py");
             Process target = new ProcessBuilder(python.scriptCommand(script, List.of(Double.toString(TARGET_SECONDS), mode)))
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             RemoraCli run;
             JsonNode measured;
+            ProfileAccuracyTest.Shares profiled;
             try {
                 BufferedReader out = new BufferedReader(new InputStreamReader(target.getInputStream(), StandardCharsets.UTF_8));
                 assertThat(out.readLine()).isEqualTo("READY");
-                // A binary capture is read back by replay, as a user would, into the same collapsed stacks.
+                // A binary capture is read back by replay, as a user would, into the same jsonl.
                 Path written = switch (output) {
                     case "binary" -> dir.host("profile.bin");
                     case "heatmap" -> dir.host("profile.html");
@@ -107,15 +111,22 @@ class CallHeavyAccuracyTest {
                 run = RemoraCli.run(args.toArray());
                 assertThat(run.exitCode()).as(run.err()).isZero();
                 if (output.equals("binary")) {
-                    RemoraCli replay = RemoraCli.run("replay", "--collapsed", "-o", profile, written);
+                    RemoraCli replay = RemoraCli.run("replay", "--jsonl", "-o", profile, written);
                     assertThat(replay.exitCode()).as(replay.err()).isZero();
                 }
-                measured = new ObjectMapper().readTree(out.readLine());
+                SampledWindow window;
+                if (output.equals("heatmap")) {
+                    JsonNode page = heatmapData(written);
+                    window = SampledWindow.ofHeatmap(page.get("meta"));
+                    profiled = heatmapShares(page);
+                } else {
+                    window = SampledWindow.ofJsonl(profile);
+                    profiled = ProfileAccuracyTest.Shares.ofJsonl(Files.readAllLines(profile));
+                }
+                measured = window.askTarget(target, out);
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
-            ProfileAccuracyTest.Shares profiled = output.equals("heatmap") ? heatmapShares(dir.host("profile.html"))
-                    : ProfileAccuracyTest.Shares.of(Files.readAllLines(profile));
             Matcher counts = TICKS.matcher(run.err());
             assertThat(counts.find()).as(run.err()).isTrue();
             long samples = Long.parseLong(counts.group(1));
@@ -141,12 +152,15 @@ class CallHeavyAccuracyTest {
         }
     }
 
-    /** Each function's samples as the heatmap page counts them (on the stack, once per sample), over all samples. */
-    private static ProfileAccuracyTest.Shares heatmapShares(Path page) throws Exception {
+    private static JsonNode heatmapData(Path page) throws Exception {
         String html = Files.readString(page, StandardCharsets.UTF_8);
         String open = "<script type=\"application/json\" id=\"heatmap-data\">";
         int start = html.indexOf(open) + open.length();
-        JsonNode data = new ObjectMapper().readTree(html.substring(start, html.indexOf("</script>", start)));
+        return new ObjectMapper().readTree(html.substring(start, html.indexOf("</script>", start)));
+    }
+
+    /** Each function's samples as the heatmap page counts them (on the stack, once per sample), over all samples. */
+    private static ProfileAccuracyTest.Shares heatmapShares(JsonNode data) {
         java.util.Map<String, Long> counts = new java.util.HashMap<>();
         for (JsonNode file : data.get("files")) {
             for (JsonNode function : file.get("functions")) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.remora.app.dump.RemoraCli;
 import dev.remora.app.output.profile.pprof.GoPprof;
+import dev.remora.app.testing.SampledWindow;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
@@ -61,6 +62,7 @@ class EveryFormatAccuracyTest {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-format-shares-")) {
             Path capture = dir.host("capture.bin");
             JsonNode measured;
+            dir.copyResource("targets/timed_calls.py");
             Process target = new ProcessBuilder(python.scriptCommand(dir.copyResource("targets/callheavy.py"), List.of("7", "wall")))
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             try {
@@ -68,7 +70,11 @@ class EveryFormatAccuracyTest {
                 assertThat(out.readLine()).isEqualTo("READY");
                 RemoraCli run = RemoraCli.run("attach", "-d", "4", "--binary", "-o", capture, target.pid());
                 assertThat(run.exitCode()).as(run.err()).isZero();
-                measured = new ObjectMapper().readTree(out.readLine());
+                // The capture's own window, as jsonl gives it, is the stretch the target's split is asked for.
+                Path meta = dir.host("window.jsonl");
+                RemoraCli replay = RemoraCli.run("replay", "--jsonl", "-o", meta, capture);
+                assertThat(replay.exitCode()).as(replay.err()).isZero();
+                measured = SampledWindow.ofJsonl(meta).askTarget(target, out);
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
@@ -100,7 +106,10 @@ class EveryFormatAccuracyTest {
     }
 
     private static Map<String, Double> collapsed(Path file) throws Exception {
-        ProfileAccuracyTest.Shares shares = ProfileAccuracyTest.Shares.of(Files.readAllLines(file));
+        return sharesOf(ProfileAccuracyTest.Shares.of(Files.readAllLines(file)));
+    }
+
+    private static Map<String, Double> sharesOf(ProfileAccuracyTest.Shares shares) {
         Map<String, Double> out = new HashMap<>();
         for (String function : FUNCTIONS) {
             out.put(function, shares.share(function));
@@ -180,28 +189,8 @@ class EveryFormatAccuracyTest {
         return counter.shares();
     }
 
-    /** Frame records name the frames; window records count each distinct stack. */
     private static Map<String, Double> jsonl(Path file) throws Exception {
-        ObjectMapper json = new ObjectMapper();
-        Map<Integer, String> functions = new HashMap<>();
-        Counter counter = new Counter();
-        for (String line : Files.readAllLines(file)) {
-            JsonNode record = json.readTree(line);
-            switch (record.get("type").asText()) {
-                case "frames" -> record.get("frames").forEach(f -> functions.put(f.get("frame_id").asInt(), f.get("function").asText()));
-                case "window" -> {
-                    for (JsonNode thread : record.get("threads")) {
-                        for (JsonNode stack : thread.get("stacks")) {
-                            Set<String> on = new HashSet<>();
-                            stack.get("frames").forEach(f -> on.add(functions.get(f.asInt())));
-                            counter.add(on, stack.get("count").asLong());
-                        }
-                    }
-                }
-                default -> { }
-            }
-        }
-        return counter.shares();
+        return sharesOf(ProfileAccuracyTest.Shares.ofJsonl(Files.readAllLines(file)));
     }
 
     /**

@@ -112,6 +112,33 @@ class ProfileAccuracyTest {
             return new Shares(counts, total);
         }
 
+        /** From a jsonl profile: frame records name the frames, window records count each stack. */
+        static Shares ofJsonl(List<String> records) throws java.io.IOException {
+            ObjectMapper json = new ObjectMapper();
+            Map<Integer, String> names = new java.util.HashMap<>();
+            Map<String, Long> counts = new java.util.HashMap<>();
+            long total = 0;
+            for (String line : records) {
+                JsonNode record = json.readTree(line);
+                switch (record.get("type").asText()) {
+                    case "frames" -> record.get("frames").forEach(f -> names.put(f.get("frame_id").asInt(), f.get("function").asText()));
+                    case "window" -> {
+                        for (JsonNode thread : record.get("threads")) {
+                            for (JsonNode stack : thread.get("stacks")) {
+                                long n = stack.get("count").asLong();
+                                total += n;
+                                java.util.Set<String> functions = new java.util.HashSet<>();
+                                stack.get("frames").forEach(f -> functions.add(names.get(f.asInt())));
+                                functions.forEach(f -> counts.merge(f, n, Long::sum));
+                            }
+                        }
+                    }
+                    default -> { }
+                }
+            }
+            return new Shares(counts, total);
+        }
+
         double share(String function) {
             return total == 0 ? 0 : counts.getOrDefault(function, 0L) / (double) total;
         }

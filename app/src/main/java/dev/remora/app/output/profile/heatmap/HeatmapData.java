@@ -25,7 +25,7 @@ import java.util.TreeMap;
  * with the line to jump to, and its source where it could be read:
  *
  * <pre>
- * {"meta": {pid, pythonVersion, mode, samples, ticks, errors, errorReasons: "2 stack moved while read" or ""},
+ * {"meta": {pid, pythonVersion, mode, startEpochMillis, durationNanos, samples, ticks, errors, errorReasons: "2 stack moved while read" or ""},
  *  "files": [{path, samples, lines: [[line, own, total], ...], functions: [[name, line, own, total], ...],
  *             source: ["first line", ...] or null}, ...]}   // files by samples, most first
  * </pre>
@@ -50,6 +50,8 @@ final class HeatmapData {
             json.beginObject().name("meta").beginObject().name("pid").value(info.pid())
                     .name("pythonVersion").value(info.pythonVersion())
                     .name("mode").value(info.mode().name().toLowerCase(Locale.ROOT))
+                    .name("startEpochMillis").value(info.startEpochMillis())
+                    .name("durationNanos").value(profile.stats().elapsedNanos())
                     .name("samples").value(profile.samples().size())
                     .name("ticks").value(profile.stats().ticks())
                     .name("errors").value(profile.stats().errors().total())
