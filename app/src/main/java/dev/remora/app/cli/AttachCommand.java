@@ -42,8 +42,8 @@ public class AttachCommand implements Callable<Integer> {
         try (TargetPorts ports = target.open()) {
             PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
             ProfileSink output = file != null ? file : LiveView.open(spec.commandLine().getOut());
-            return new ProfileSession(process, ports.image(), profile, output, spec.commandLine().getErr())
-                    .run(() -> alive(ports));
+            return new ProfileSession(process, ports.image(), profile, output, spec.commandLine().getErr(),
+                    ProfileSession.FirstTick.AFTER_WARM_UP).run(() -> alive(ports));
         }
     }
 

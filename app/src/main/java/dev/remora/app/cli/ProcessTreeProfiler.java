@@ -135,7 +135,9 @@ final class ProcessTreeProfiler {
             ProfileSink output = options.merge ? merged.part(pid, entry.command())
                     : ProfileOutput.prepareForProcessOfTree(options, pid, out, err);
             profiled.incrementAndGet();
-            new ProfileSession(process, ports.image(), options, output, err).run(() -> alive(pid), durationNanos);
+            // At once: a child may not live as long as a warm-up.
+            new ProfileSession(process, ports.image(), options, output, err, ProfileSession.FirstTick.AT_ONCE)
+                    .run(() -> alive(pid), durationNanos);
         } catch (InspectionException.NotPython | InspectionException.TargetGone notProfiled) {
             // Not Python, or gone before it could be read.
         } catch (InspectionException | ProcessImageException e) {

@@ -45,12 +45,23 @@ final class ProfileSession {
     private final ProfileOptions options;
     private final ProfileSink output;
     private final PrintWriter err;
+    private final FirstTick firstTick;
 
     private boolean targetExited;
     private long durationNanos;
     private ProcessStopper stopper;
 
-    ProfileSession(PythonProcess process, ProcessImage image, ProfileOptions options, ProfileSink output, PrintWriter err) {
+    /** When the first tick is taken. */
+    enum FirstTick {
+        /** At once: the target has just started (run, a new child), and its first moments count. */
+        AT_ONCE,
+        /** After the target has been walked, unrecorded, for a moment; see {@link #warmUp}. */
+        AFTER_WARM_UP
+    }
+
+    ProfileSession(PythonProcess process, ProcessImage image, ProfileOptions options, ProfileSink output, PrintWriter err,
+                   FirstTick firstTick) {
+        this.firstTick = firstTick;
         this.process = process;
         this.image = image;
         this.options = options;
@@ -167,10 +178,11 @@ final class ProfileSession {
      * Walks the target, unrecorded, for a moment before the first tick. A fresh JVM runs its first walks
      * interpreted, and they read every code object for the first time: milliseconds each, so the first
      * ticks fall behind and are caught up in a burst, all of it on whatever the target does as the
-     * burst is taken. Not with --blocking, whose walks would each stop the target.
+     * burst is taken. Only for a target that was running already; not with --blocking, whose walks
+     * would each stop the target.
      */
     private void warmUp() {
-        if (stopper != null) {
+        if (firstTick != FirstTick.AFTER_WARM_UP || stopper != null) {
             return;
         }
         // Without the CPU check: its history of each thread's clock is for the ticks alone.
