@@ -13,7 +13,12 @@ home=${self%/*}/..
 # delays the first sample by some 20 ms, and a profile warms up on its own target within a second.
 case "${1:-}" in
     dump) tuning="-XX:TieredStopAtLevel=1 -Xmn4m" ;;
-    *) tuning="-XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining" ;;
+    *) tuning="-XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining"
+       # The compiler threads at the lowest priority where the JVM may set it (root): while they compile
+       # the walk, they would otherwise hold the sampler's CPU and make its ticks late.
+       if [ "$(id -u)" = 0 ]; then
+           tuning="$tuning -XX:ThreadPriorityPolicy=1 -XX:CompilerThreadPriority=19"
+       fi ;;
 esac
 # An unusable cache (a changed jar) only slows the start: say nothing of it. The main class is named,
 # not found through -jar: reading the jar's manifest means opening the jar, which the cache spares.

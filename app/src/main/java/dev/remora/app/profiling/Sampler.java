@@ -13,8 +13,8 @@ import java.util.function.BooleanSupplier;
  * samples the thread sleeps rather than spinning. Grid points that pass while the sampler is held up
  * (a slow walk, or the machine busy with the target) are sampled as soon as it runs again, back to
  * back: skipping them would under-count whatever the target was doing while it had the CPU. Only
- * points more than {@link #CATCH_UP_NANOS} behind are given up, and counted as missed. It waits for
- * its ticks at {@link SamplerPriority.Level#PROMPT} and catches up at normal priority.
+ * points more than {@link #CATCH_UP_NANOS} behind are given up, and counted as missed. Its priority
+ * is asked for as it waits for a tick and as it catches up; see {@link SamplerPriority}.
  */
 public final class Sampler {
 
