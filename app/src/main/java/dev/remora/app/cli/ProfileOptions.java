@@ -45,10 +45,10 @@ public final class ProfileOptions {
             + "after it: every stack exact, at a cost to the target (see the README).")
     boolean blocking;
 
-    @Option(names = "--realtime-priority", description = "Wait for each tick at real-time priority (root or CAP_SYS_NICE), "
-            + "so that a busy CPU does not make ticks late; but where the sampler wakes on the CPU a target thread runs on, "
-            + "it takes that thread's CPU for each sample (see the README).")
-    boolean realtimePriority;
+    @Option(names = "--normal-priority", description = "Wait for each tick at normal priority. By default the sampling "
+            + "thread waits at real-time priority where allowed (root or CAP_SYS_NICE), so that a busy CPU does not make "
+            + "its ticks late; it catches up at normal priority (see the README for what it costs).")
+    boolean normalPriority;
 
     @Option(names = "--async-aware", description = "Sample asyncio task chains instead of thread stacks (3.14+).")
     boolean asyncAware;

@@ -134,7 +134,7 @@ final class ProfileSession {
         Listener listener = new Listener();
         Sampler sampler = new Sampler(source(walkOptions()), builder,
                 new Sampler.Settings(options.rate.intervalNanos(), durationNanos, WINDOW_NANOS), listener,
-                options.realtimePriority ? new RealtimeWakeups() : SamplerPriority.UNCHANGED);
+                options.normalPriority ? SamplerPriority.UNCHANGED : new RealtimeWakeups());
 
         AtomicBoolean interrupted = new AtomicBoolean();
         CountDownLatch written = new CountDownLatch(1);
