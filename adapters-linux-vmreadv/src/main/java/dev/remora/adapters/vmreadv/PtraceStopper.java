@@ -209,6 +209,11 @@ public final class PtraceStopper implements ProcessStopper {
         }
     }
 
+    /** Whether a state letter is that of a thread that has ended: a zombie, dead, or gone from /proc. */
+    private static boolean ended(char state) {
+        return state == 'Z' || state == 'X' || state == '?';
+    }
+
     /** The thread's state letter from /proc ('t': stopped by its tracer), or '?' when it is gone. */
     private char state(int tid) {
         try {
@@ -232,8 +237,8 @@ public final class PtraceStopper implements ProcessStopper {
                 }
                 if (ptrace(PTRACE_SEIZE, tid, 0) < 0) {
                     int errno = FfmProcessVm.errno(callState);
-                    if (errno == Errno.ESRCH) {
-                        continue; // exited meanwhile
+                    if (errno == Errno.ESRCH || tid != pid && ended(state(tid))) {
+                        continue; // exited meanwhile: the kernel refuses a thread that is exiting with EPERM
                     }
                     throw refused(errno);
                 }
