@@ -10,6 +10,7 @@ import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DebugOffsetsLayout;
+import dev.remora.domain.walk.Interpreters;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.ProcessImage;
 
@@ -39,7 +40,7 @@ public final class AsyncGraphBuilder {
     private final SnapshotReader reader;
     private final ObjectReader objects;
     private final DebugOffsets offsets;
-    private final long runtime;
+    private final Interpreters interpreters;
     private final CodeResolver codes;
     private AsyncioOffsets asyncio;
     /** Whether the target is known to have imported asyncio (it cannot un-import its C module). */
@@ -47,22 +48,23 @@ public final class AsyncGraphBuilder {
 
     /**
      * @param reader the process's reader; it is reset before each reading
-     * @param runtime the address of the target's {@code _PyRuntime}
+     * @param interpreters the process's interpreters and threads, read with {@code reader}
      */
     public AsyncGraphBuilder(ProcessImage image, SnapshotReader reader, ObjectReader objects, DebugOffsets offsets,
-                             long runtime, CodeResolver codes) {
+                             Interpreters interpreters, CodeResolver codes) {
         this.image = image;
         this.reader = reader;
         this.objects = objects;
         this.offsets = offsets;
-        this.runtime = runtime;
+        this.interpreters = interpreters;
         this.codes = codes;
     }
 
     /** A builder whose asyncio layout is already known, for tests without ELF files to search. */
     static AsyncGraphBuilder withLayout(ProcessImage image, SnapshotReader reader, ObjectReader objects,
-                                        DebugOffsets offsets, long runtime, CodeResolver codes, AsyncioOffsets layout) {
-        AsyncGraphBuilder builder = new AsyncGraphBuilder(image, reader, objects, offsets, runtime, codes);
+                                        DebugOffsets offsets, Interpreters interpreters, CodeResolver codes,
+                                        AsyncioOffsets layout) {
+        AsyncGraphBuilder builder = new AsyncGraphBuilder(image, reader, objects, offsets, interpreters, codes);
         builder.asyncio = layout;
         builder.imported = true;
         return builder;
@@ -103,7 +105,7 @@ public final class AsyncGraphBuilder {
 
     private AsyncSnapshot read(AsyncContext context, AsyncMode mode, Optional<FrameVariablesReader> variables)
             throws MemoryAccessException, MalformedObjectException, InconsistentGraph, InspectionException {
-        ThreadStates.Listing listing = ThreadStates.list(reader, offsets, runtime, image.pid());
+        Interpreters.Listing listing = interpreters.listing();
         TypeFacts types = new TypeFacts(reader, offsets);
         if (!imported) {
             if (!SysModules.anyHas(context, types, listing.interpreters(), ASYNCIO_MODULE)) {

@@ -1,6 +1,7 @@
 package dev.remora.domain.asyncio;
 
-import dev.remora.domain.asyncio.ThreadStates.ThreadRef;
+import dev.remora.domain.walk.Interpreters;
+import dev.remora.domain.walk.Interpreters.ThreadRef;
 import dev.remora.domain.locals.FrameVariablesReader;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.objects.MalformedObjectException;
@@ -47,7 +48,7 @@ final class GraphReading {
      * Each thread's task list, then the interpreters' fallback lists as thread 0. A task being torn
      * down (its fields already cleared, not yet off its list) is left out: it is no longer a task.
      */
-    List<AsyncThread> all(ThreadStates.Listing listing)
+    List<AsyncThread> all(Interpreters.Listing listing)
             throws MemoryAccessException, MalformedObjectException, InconsistentGraph {
         List<AsyncThread> threads = new ArrayList<>();
         for (ThreadRef t : listing.threads()) {
@@ -64,7 +65,7 @@ final class GraphReading {
     }
 
     /** Threads whose event loop is running a task: that task, then everything waiting on it. */
-    List<AsyncThread> running(ThreadStates.Listing listing)
+    List<AsyncThread> running(Interpreters.Listing listing)
             throws MemoryAccessException, MalformedObjectException, InconsistentGraph {
         List<AsyncThread> threads = new ArrayList<>();
         AsyncioOffsets.ThreadState ts = context.asyncio().thread();

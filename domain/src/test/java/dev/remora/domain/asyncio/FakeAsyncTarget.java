@@ -2,6 +2,7 @@ package dev.remora.domain.asyncio;
 
 import dev.remora.domain.testing.DebugOffsetsFixtures;
 import dev.remora.domain.testing.EmptyProcessImage;
+import dev.remora.domain.walk.Interpreters;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.memory.SnapshotReader;
@@ -43,8 +44,9 @@ final class FakeAsyncTarget {
         asyncio = AsyncioOffsets.decode(DebugOffsetsFixtures.asyncioSection(minor), offsets);
         states = offsets.layout().generatorStates().orElseThrow();
         runtime = memory.alloc(offsets.runtime().interpretersHead() + 8);
-        interpreter = memory.alloc(asyncio.interpreter().size());
-        thread = memory.alloc(asyncio.thread().size());
+        interpreter = memory.alloc(Math.max(asyncio.interpreter().size(), offsets.interpreter().readLength()));
+        thread = memory.alloc(Math.max(asyncio.thread().size(), offsets.thread().readLength()));
+        memory.putLong(thread + offsets.thread().interp(), interpreter);
         memory.putLong(runtime + offsets.runtime().interpretersHead(), interpreter);
         memory.putLong(interpreter + offsets.interpreter().threadsHead(), thread);
         memory.putLong(thread + offsets.thread().nativeThreadId().getAsLong(), THREAD_ID);
@@ -185,7 +187,7 @@ final class FakeAsyncTarget {
     AsyncGraphBuilder builder() {
         SnapshotReader reader = new SnapshotReader(memory);
         return AsyncGraphBuilder.withLayout(new EmptyProcessImage(), reader, new ObjectReader(reader, offsets), offsets,
-                runtime, (interp, executable, instrPtr) -> name(executable), asyncio);
+                new Interpreters(reader, offsets, runtime, 1), (interp, executable, instrPtr) -> name(executable), asyncio);
     }
 
     static FrameInfo name(long code) {
