@@ -4,6 +4,7 @@ import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.domain.walk.FrameShape;
 import dev.remora.domain.offsets.GeneratorStates;
 import dev.remora.domain.offsets.VersionLayout;
 import dev.remora.ports.MemoryAccessException;
@@ -29,6 +30,7 @@ final class CoroutineChain {
     private final DebugOffsets.Generator gen;
     private final DebugOffsets.Frame frame;
     private final VersionLayout layout;
+    private final FrameShape shape;
     private final GeneratorStates states;
     private final int awaitedDepth;
     private final byte[] buffer;
@@ -38,6 +40,7 @@ final class CoroutineChain {
         this.types = types;
         this.gen = context.generator();
         this.frame = context.offsets().frame();
+        this.shape = FrameShape.of(context.offsets());
         this.layout = context.offsets().layout();
         this.states = layout.generatorStates().orElseThrow();
         this.awaitedDepth = layout.awaitedStackDepth().orElseThrow();
@@ -77,15 +80,15 @@ final class CoroutineChain {
             return 0;
         }
         int iframe = (int) gen.iframe();
-        int owner = buffer[iframe + (int) frame.owner().getAsLong()] & 0xFF;
-        if (owner != layout.owners().generator()) {
+        int owner = shape.owner(buffer, iframe);
+        if (!shape.ownedByGenerator(owner)) {
             throw new InconsistentGraph("coroutine at 0x%x does not own its frame (owner %d)".formatted(address, owner));
         }
-        long executable = layout.untagStackRef(Bytes.getLong(buffer, iframe + frame.executable()));
+        long executable = shape.executable(buffer, iframe);
         if (executable == 0) {
             return 0;
         }
-        frames.add(new LocatedFrame(context.codes().frame(interpreter, executable, Bytes.getLong(buffer, iframe + frame.instrPtr())),
+        frames.add(new LocatedFrame(context.codes().frame(interpreter, executable, shape.instrPtr(buffer, iframe)),
                 address + iframe, executable));
         if (!states.awaiting(state)) {
             return 0;

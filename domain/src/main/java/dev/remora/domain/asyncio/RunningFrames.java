@@ -1,10 +1,8 @@
 package dev.remora.domain.asyncio;
 
-import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.objects.MalformedObjectException;
-import dev.remora.domain.offsets.DebugOffsets;
-import dev.remora.domain.offsets.VersionLayout;
+import dev.remora.domain.walk.FrameShape;
 import dev.remora.ports.MemoryAccessException;
 
 import java.util.ArrayList;
@@ -22,15 +20,13 @@ final class RunningFrames {
     static final int MAX_DEPTH = 1 << 18;
 
     private final AsyncContext context;
-    private final DebugOffsets.Frame frame;
-    private final VersionLayout layout;
+    private final FrameShape shape;
     private final byte[] buffer;
 
     RunningFrames(AsyncContext context) {
         this.context = context;
-        this.frame = context.offsets().frame();
-        this.layout = context.offsets().layout();
-        this.buffer = new byte[(int) frame.size()];
+        this.shape = FrameShape.of(context.offsets());
+        this.buffer = new byte[shape.size()];
     }
 
     /** @param taskFrame the address of the running task's coroutine frame, where the stack is cut */
@@ -41,19 +37,19 @@ final class RunningFrames {
         ChainGuard guard = new ChainGuard(MAX_DEPTH, address);
         while (address != 0) {
             context.reader().read(address, buffer, 0, buffer.length);
-            int owner = buffer[(int) frame.owner().getAsLong()] & 0xFF;
-            if (owner > layout.owners().max()) {
+            int owner = shape.owner(buffer, 0);
+            if (!shape.validOwner(owner)) {
                 throw new InconsistentGraph("frame at 0x%x has an invalid owner %d".formatted(address, owner));
             }
-            long executable = layout.untagStackRef(Bytes.getLong(buffer, frame.executable()));
-            if (!layout.owners().isEntry(owner) && executable != 0) {
-                frames.add(new LocatedFrame(context.codes().frame(interpreter, executable, Bytes.getLong(buffer, frame.instrPtr())),
+            long executable = shape.executable(buffer, 0);
+            if (!shape.entry(owner) && executable != 0) {
+                frames.add(new LocatedFrame(context.codes().frame(interpreter, executable, shape.instrPtr(buffer, 0)),
                         address, executable));
             }
             if (address == taskFrame) {
                 return frames;
             }
-            address = Bytes.getLong(buffer, frame.previous());
+            address = shape.previous(buffer, 0);
             if (address != 0 && !guard.step(address)) {
                 throw new InconsistentGraph("frame chain of thread state 0x%x %s".formatted(threadState,
                         guard.tooLong() ? "is deeper than " + MAX_DEPTH : "loops"));

@@ -20,9 +20,8 @@ final class ChainCheck {
     /** Frames nearer than this are read back as one range. */
     private static final int MERGE_GAP = 512;
     private final DebugOffsets.Frame frame;
+    private final FrameShape shape;
     private final int headerLength;
-    /** 3.10: the walk keeps an instruction index in another form than the frame's {@code f_lasti}. */
-    private final boolean frameObjects;
 
     private long[] rangeStart = new long[64];
     private int[] rangeLength = new int[64];
@@ -32,9 +31,9 @@ final class ChainCheck {
     private long fromBatch;
     private long ownReads;
 
-    ChainCheck(DebugOffsets offsets) {
+    ChainCheck(DebugOffsets offsets, FrameShape shape) {
         this.frame = offsets.frame();
-        this.frameObjects = frame.frameObject().isPresent();
+        this.shape = shape;
         this.headerLength = (int) (Math.max(frame.executable(), Math.max(frame.previous(), frame.instrPtr())) + 8);
     }
 
@@ -100,13 +99,13 @@ final class ChainCheck {
             }
             int at = locate(walked.address(i), ranges);
             CallerLink link = walked.callerLink(i);
-            long previous = Bytes.getLong(copy, at + (int) frame.previous());
+            long previous = shape.previous(copy, at);
             if (!link.holds(walked.previous(i), previous)
-                    || Bytes.getLong(copy, at + (int) frame.executable()) != walked.executable(i)
+                    || shape.rawExecutable(copy, at) != walked.executable(i)
                     // The innermost frame runs on while it is read; its callers wait at their calls (a
                     // generator that yielded since has moved on to its yield).
-                    || i > 0 && !frameObjects && !link.suspendedSince(walked.previous(i), previous)
-                    && Bytes.getLong(copy, at + (int) frame.instrPtr()) != walked.instrPtr(i)) {
+                    || i > 0 && !link.suspendedSince(walked.previous(i), previous)
+                    && shape.instrPtr(copy, at) != walked.instrPtr(i)) {
                 return false;
             }
         }

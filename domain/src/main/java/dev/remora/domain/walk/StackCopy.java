@@ -5,7 +5,6 @@ import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.offsets.DebugOffsets;
 
 import java.util.Arrays;
-import java.util.function.LongUnaryOperator;
 
 /**
  * One thread's frames copied in a single remote read: the stack, the thread state, the stack again.
@@ -263,12 +262,12 @@ final class StackCopy implements SnapshotReader.Rider {
      * may have moved on between the copies, to its next call: its line is the one it had during the
      * first.)
      */
-    boolean unchangedInSecondCopy(WalkedFrames walked, DebugOffsets.Frame f, InnermostReading innermost) {
+    boolean unchangedInSecondCopy(WalkedFrames walked, FrameShape shape, InnermostReading innermost) {
         for (int i = innermost.firstChecked(); i < walked.frames(); i++) {
             // A frame read apart is not among those copied.
-            int at = secondCopyOf(walked.address(i), (int) f.size());
-            if (at >= 0 && (!walked.callerLink(i).holds(walked.previous(i), Bytes.getLong(bytes, at + (int) f.previous()))
-                    || Bytes.getLong(bytes, at + (int) f.executable()) != walked.executable(i))) {
+            int at = secondCopyOf(walked.address(i), shape.size());
+            if (at >= 0 && (!walked.callerLink(i).holds(walked.previous(i), shape.previous(bytes, at))
+                    || shape.rawExecutable(bytes, at) != walked.executable(i))) {
                 return false;
             }
         }
@@ -335,10 +334,9 @@ final class StackCopy implements SnapshotReader.Rider {
      * by the moment of the thread state that names a frame above it. False when the copy holds no such
      * second reading; {@code dst} then keeps the first.
      */
-    boolean resumedInSecondCopy(long address, byte[] dst, DebugOffsets.Frame f) {
+    boolean resumedInSecondCopy(long address, byte[] dst, FrameShape shape) {
         int at = secondCopyOf(address, dst.length);
-        if (at < 0 || Bytes.getLong(bytes, at + (int) f.previous()) == 0
-                || Bytes.getLong(bytes, at + (int) f.executable()) != Bytes.getLong(dst, (int) f.executable())) {
+        if (at < 0 || shape.previous(bytes, at) == 0 || shape.rawExecutable(bytes, at) != shape.rawExecutable(dst, 0)) {
             return false;
         }
         System.arraycopy(bytes, at, dst, 0, dst.length);
@@ -355,13 +353,13 @@ final class StackCopy implements SnapshotReader.Rider {
      * between calls. Another frame in the slot is left to the proof: taking it showed impossible
      * stacks on a target that churns through calls.
      */
-    InnermostReading innermost(long address, byte[] dst, DebugOffsets.Frame f, LongUnaryOperator code) {
+    InnermostReading innermost(long address, byte[] dst, FrameShape shape) {
         int at = secondCopyOf(address, dst.length);
         if (at < 0) {
             return InnermostReading.BOTH_COPIES;
         }
-        boolean firstLive = code.applyAsLong(Bytes.getLong(dst, (int) f.executable())) != 0;
-        boolean secondLive = code.applyAsLong(Bytes.getLong(bytes, at + (int) f.executable())) != 0;
+        boolean firstLive = shape.executable(dst, 0) != 0;
+        boolean secondLive = shape.executable(bytes, at) != 0;
         if (secondLive && !firstLive) {
             // Pushed into a slot its last frame had cleared, after the first copy.
             System.arraycopy(bytes, at, dst, 0, dst.length);

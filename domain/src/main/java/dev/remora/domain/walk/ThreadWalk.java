@@ -27,6 +27,8 @@ final class ThreadWalk {
     static final int MAX_REREADS = 32;
     /** Looks again at an empty stack of a thread that showed frames: one was not always enough for 3.12. */
     static final int EMPTY_LOOKS = 3;
+    private static final Optional<StackProblem> UNREADABLE_COPY =
+            Optional.of(StackProblem.of(StackProblem.Kind.UNREADABLE, "a range of the stack copy was unreadable"));
 
     private final SnapshotReader reader;
     private final DebugOffsets.Thread offsets;
@@ -36,6 +38,7 @@ final class ThreadWalk {
     private final FrameWalker walker;
     private final long markerOffset;
     private final long baseFrameOffset;
+    private final StackAt stackAt = new StackAt();
 
     ThreadWalk(SnapshotReader reader, DebugOffsets offsets, FrameCaches caches, CpuCheck cpuCheck, FrameWalker walker) {
         this.reader = reader;
@@ -69,14 +72,14 @@ final class ThreadWalk {
         StackCopy copy = cache.copy(offsets);
         boolean hadFrames = cache.lastWalkShowedFrames();
         boolean marked = walker.usesMarkers();
-        Optional<StackProblem> problem;
+        WalkedStack stack;
         if (marked) {
-            problem = walkFrameByFrame(address, tstate, gcFrame, codes, cache, options);
+            stack = walkFrameByFrame(address, tstate, gcFrame, codes, cache, options);
         } else {
             if (!copy.rodeAlong(reader)) {
                 copy.planFrom(address, tstate);
             }
-            problem = walkCopy(address, tstate, copy, gcFrame, codes, cache, options);
+            stack = walkCopy(address, tstate, copy, gcFrame, codes, cache, options);
         }
         int rereads = 0;
         int emptyLooks = 0;
@@ -87,9 +90,9 @@ final class ThreadWalk {
         // the C stack) holds it when read again. A live thread that showed frames last time and none now
         // gets a few more looks: 3.11 and 3.12 point the thread state at an eval loop's _PyCFrame before
         // they fill in its current frame, and an empty stack is no sample at all.
-        while (rereads < MAX_REREADS && (live || copy.missed()) && (problem.isPresent()
-                || live && hadFrames && emptyLooks < EMPTY_LOOKS && walker.walkedNothing())) {
-            if (problem.isEmpty()) {
+        while (rereads < MAX_REREADS && (live || copy.missed()) && (stack.problem().isPresent()
+                || live && hadFrames && emptyLooks < EMPTY_LOOKS && stack.showsNothing())) {
+            if (stack.problem().isEmpty()) {
                 emptyLooks++;
             }
             if (marked && rereads == 0) {
@@ -98,9 +101,10 @@ final class ThreadWalk {
                 copy.plan(address, tstate);
             }
             rereads++;
-            problem = walkCopy(address, tstate, copy, gcFrame, codes, cache, options);
+            stack = walkCopy(address, tstate, copy, gcFrame, codes, cache, options);
         }
-        if (problem.isEmpty() && emptyLooks == EMPTY_LOOKS && walker.walkedNothing()) {
+        Optional<StackProblem> problem = stack.problem();
+        if (problem.isEmpty() && emptyLooks == EMPTY_LOOKS && stack.showsNothing()) {
             // Still no frame: the tick has no stack to show, and says so (a thread that ended its Python
             // code shows none from the next tick on, without looks).
             problem = Optional.of(StackProblem.of(StackProblem.Kind.MOVED,
@@ -115,26 +119,26 @@ final class ThreadWalk {
             CpuCheck.Settled settled = cpuCheck.settle(nativeId, cache.cpuHistory(), runStates);
             visitor.statusAfterWalk(settled.onCpu() ? status : status & ~ThreadStatus.ON_CPU.bit(), settled.cpuSamples());
         }
-        walker.emit(visitor);
+        stack.emitTo(visitor);
         int tries = rereads;
         visitor.endThread(problem.map(p -> p.afterRereads(tries)));
     }
 
     /** One reading over a copy of the stack read in one go; frame by frame when the copy cannot be read whole. */
-    private Optional<StackProblem> walkCopy(long address, byte[] tstate, StackCopy copy, long gcFrame, CodeObjects codes,
-                                            FrameCache cache, SnapshotOptions options) throws MemoryAccessException {
+    private WalkedStack walkCopy(long address, byte[] tstate, StackCopy copy, long gcFrame, CodeObjects codes,
+                                 FrameCache cache, SnapshotOptions options) throws MemoryAccessException {
         if (copy.read(reader)) {
             return walker.walkCopied(address, copy, codes, cache, options, gcFrame);
         }
         if (copy.plannedExtras()) {
-            return Optional.of(StackProblem.of(StackProblem.Kind.UNREADABLE, "a range of the stack copy was unreadable"));
+            return walker.unwalked(UNREADABLE_COPY);
         }
         return walkFrameByFrame(address, tstate, gcFrame, codes, cache, options);
     }
 
     /** One reading through the snapshot's reader, frame by frame, proven by reading back (or by the marker). */
-    private Optional<StackProblem> walkFrameByFrame(long address, byte[] tstate, long gcFrame, CodeObjects codes,
-                                                    FrameCache cache, SnapshotOptions options) throws MemoryAccessException {
+    private WalkedStack walkFrameByFrame(long address, byte[] tstate, long gcFrame, CodeObjects codes,
+                                         FrameCache cache, SnapshotOptions options) throws MemoryAccessException {
         // 3.11 and 3.12 name the current frame in the eval loop's _PyCFrame, which the thread state points at.
         long currentFrameField = offsets.cframe().isPresent()
                 ? Bytes.getLong(tstate, (int) offsets.cframe().get().pointer()) + offsets.currentFrame()
@@ -143,11 +147,12 @@ final class ThreadWalk {
         try {
             first = offsets.cframe().isPresent() ? reader.readLong(currentFrameField) : Bytes.getLong(tstate, offsets.currentFrame());
         } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
-            return Optional.of(StackProblem.of(reader.memory().changes() ? StackProblem.Kind.MOVED : StackProblem.Kind.UNREADABLE,
-                    "the eval loop's record of the current frame at 0x%x is unreadable".formatted(currentFrameField)));
+            return walker.unwalked(Optional.of(StackProblem.of(reader.memory().changes() ? StackProblem.Kind.MOVED
+                    : StackProblem.Kind.UNREADABLE, "the eval loop's record of the current frame at 0x%x is unreadable"
+                    .formatted(currentFrameField))));
         }
         long marker = markerOffset >= 0 ? Bytes.getLong(tstate, markerOffset) : 0;
         long base = baseFrameOffset >= 0 ? Bytes.getLong(tstate, baseFrameOffset) : 0;
-        return walker.walk(address, currentFrameField, first, base, marker, codes, cache, options, gcFrame);
+        return walker.walk(stackAt.set(address, currentFrameField, first, base, marker), codes, cache, options, gcFrame);
     }
 }

@@ -3,6 +3,8 @@ package dev.remora.domain.walk;
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.domain.offsets.PythonVersion;
+import dev.remora.domain.offsets.VersionLayout;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
 import org.junit.jupiter.api.Test;
@@ -30,6 +32,9 @@ class StackCopyTest {
     /** executable at 0, previous at 8, instr_ptr at 56 */
     private static final DebugOffsets.Frame FRAME = new DebugOffsets.Frame(FRAME_SIZE, 8, 0, 56, OptionalLong.of(70), 80,
             OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
+    /** 3.13's frames: no tag bits on the code reference. */
+    private static final FrameShape SHAPE = new InterpreterFrames(FRAME,
+            VersionLayout.forVersion(new PythonVersion(3, 13, 0, 0xF, 0)).orElseThrow());
     /** prev 0, next 8, current frame 16, native id 24, data stack chunk, top and limit 32-55, interp 56. */
     private static final DebugOffsets.Thread THREAD = new DebugOffsets.Thread(256, 0, 8, 56, 16, Optional.empty(), OptionalLong.empty(), 64,
             OptionalLong.of(24), OptionalLong.of(32), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
@@ -156,7 +161,7 @@ class StackCopyTest {
 
         assertThat(copy.current()).isEqualTo(callee);
         assertThat(walked.executable(1)).as("the first copy").isEqualTo(0xAAAA);
-        assertThat(copy.unchangedInSecondCopy(walked, FRAME, StackCopy.InnermostReading.BOTH_COPIES)).as("the replaced caller is caught").isFalse();
+        assertThat(copy.unchangedInSecondCopy(walked, SHAPE, StackCopy.InnermostReading.BOTH_COPIES)).as("the replaced caller is caught").isFalse();
     }
 
     /** The frames as {@link #walk} reads them, each with its own link to its caller. */
@@ -200,9 +205,9 @@ class StackCopyTest {
         long[] frames = {tiny, HEAP_FRAME, caller};
 
         assertThat(copy.unchangedInSecondCopy(walk(copy, frames, CallerLink.FIXED, CallerLink.RESUMABLE, CallerLink.FIXED),
-                FRAME, StackCopy.InnermostReading.BOTH_COPIES)).as("a generator's cleared link: it yielded since").isTrue();
+                SHAPE, StackCopy.InnermostReading.BOTH_COPIES)).as("a generator's cleared link: it yielded since").isTrue();
         assertThat(copy.unchangedInSecondCopy(walk(copy, frames, CallerLink.FIXED, CallerLink.FIXED, CallerLink.FIXED),
-                FRAME, StackCopy.InnermostReading.BOTH_COPIES)).as("any other frame's: popped").isFalse();
+                SHAPE, StackCopy.InnermostReading.BOTH_COPIES)).as("any other frame's: popped").isFalse();
     }
 
     @Test
@@ -220,7 +225,7 @@ class StackCopyTest {
         assertThat(copy.frame(HEAP_FRAME, header)).isTrue();
         assertThat(Bytes.getLong(header, 8)).as("first copy: suspended").isZero();
 
-        assertThat(copy.resumedInSecondCopy(HEAP_FRAME, header, FRAME)).isTrue();
+        assertThat(copy.resumedInSecondCopy(HEAP_FRAME, header, SHAPE)).isTrue();
         assertThat(Bytes.getLong(header, 8)).isEqualTo(caller);
     }
 
@@ -239,7 +244,7 @@ class StackCopyTest {
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(HEAP_FRAME, header);
 
-        assertThat(copy.resumedInSecondCopy(HEAP_FRAME, header, FRAME)).isFalse();
+        assertThat(copy.resumedInSecondCopy(HEAP_FRAME, header, SHAPE)).isFalse();
         assertThat(Bytes.getLong(header, 0)).as("the first copy kept").isEqualTo(0xCCCC);
     }
 
@@ -258,7 +263,7 @@ class StackCopyTest {
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(tiny, header);
 
-        assertThat(copy.innermost(tiny, header, FRAME, code -> code)).isEqualTo(StackCopy.InnermostReading.BOTH_COPIES);
+        assertThat(copy.innermost(tiny, header, SHAPE)).isEqualTo(StackCopy.InnermostReading.BOTH_COPIES);
         assertThat(Bytes.getLong(header, 0)).isEqualTo(0xDDDD);
         assertThat(Bytes.getLong(header, 8)).isEqualTo(caller);
     }
@@ -279,9 +284,9 @@ class StackCopyTest {
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(tiny, header);
 
-        StackCopy.InnermostReading reading = copy.innermost(tiny, header, FRAME, code -> code);
+        StackCopy.InnermostReading reading = copy.innermost(tiny, header, SHAPE);
         assertThat(Bytes.getLong(header, 0)).as("as first copied").isEqualTo(0xDDDD);
-        assertThat(copy.unchangedInSecondCopy(walk(copy, tiny, caller), FRAME, reading)).isFalse();
+        assertThat(copy.unchangedInSecondCopy(walk(copy, tiny, caller), SHAPE, reading)).isFalse();
     }
 
     @Test
@@ -299,12 +304,12 @@ class StackCopyTest {
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(tiny, header);
 
-        StackCopy.InnermostReading reading = copy.innermost(tiny, header, FRAME, code -> code);
+        StackCopy.InnermostReading reading = copy.innermost(tiny, header, SHAPE);
         assertThat(reading).isEqualTo(StackCopy.InnermostReading.FIRST_COPY_ONLY);
         assertThat(Bytes.getLong(header, 0)).as("as first copied").isEqualTo(0xDDDD);
         WalkedFrames walked = walk(copy, tiny, caller);
-        assertThat(copy.unchangedInSecondCopy(walked, FRAME, reading)).isTrue();
-        assertThat(copy.unchangedInSecondCopy(walked, FRAME, StackCopy.InnermostReading.BOTH_COPIES)).isFalse();
+        assertThat(copy.unchangedInSecondCopy(walked, SHAPE, reading)).isTrue();
+        assertThat(copy.unchangedInSecondCopy(walked, SHAPE, StackCopy.InnermostReading.BOTH_COPIES)).isFalse();
     }
 
     @Test
@@ -319,7 +324,7 @@ class StackCopyTest {
         WalkedFrames walked = walk(copy, callee, caller);
 
         assertThat(walked.previous(0)).isEqualTo(caller);
-        assertThat(copy.unchangedInSecondCopy(walked, FRAME, StackCopy.InnermostReading.BOTH_COPIES)).isTrue();
+        assertThat(copy.unchangedInSecondCopy(walked, SHAPE, StackCopy.InnermostReading.BOTH_COPIES)).isTrue();
     }
 
     @Test
