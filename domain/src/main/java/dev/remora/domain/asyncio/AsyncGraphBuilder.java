@@ -10,7 +10,7 @@ import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DebugOffsetsLayout;
-import dev.remora.domain.walk.Interpreters;
+import dev.remora.domain.threads.Interpreters;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.ProcessImage;
 

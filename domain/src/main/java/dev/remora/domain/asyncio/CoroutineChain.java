@@ -4,7 +4,7 @@ import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.offsets.DebugOffsets;
-import dev.remora.domain.walk.FrameShape;
+import dev.remora.domain.frames.FrameShape;
 import dev.remora.domain.offsets.GeneratorStates;
 import dev.remora.domain.offsets.VersionLayout;
 import dev.remora.ports.MemoryAccessException;

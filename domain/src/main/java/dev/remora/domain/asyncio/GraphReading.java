@@ -1,7 +1,7 @@
 package dev.remora.domain.asyncio;
 
-import dev.remora.domain.walk.Interpreters;
-import dev.remora.domain.walk.Interpreters.ThreadRef;
+import dev.remora.domain.threads.Interpreters;
+import dev.remora.domain.threads.Interpreters.ThreadRef;
 import dev.remora.domain.locals.FrameVariablesReader;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.objects.MalformedObjectException;

@@ -2,7 +2,7 @@ package dev.remora.domain.asyncio;
 
 import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.objects.MalformedObjectException;
-import dev.remora.domain.walk.FrameShape;
+import dev.remora.domain.frames.FrameShape;
 import dev.remora.ports.MemoryAccessException;
 
 import java.util.ArrayList;

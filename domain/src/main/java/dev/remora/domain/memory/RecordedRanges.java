@@ -8,23 +8,16 @@ final class RecordedRanges {
     private static final int MAX_RANGES = 1 << 14;
     private static final int MAX_RANGE_BYTES = 4 << 20;
 
-    long[] start = new long[256];
-    int[] length = new int[256];
-    int count;
+    /** The ranges; their offsets are not used. */
+    final RangeList list = new RangeList(256);
     /** What the current batch was planned from, once one was. */
     private RecordedRanges planned;
 
     void add(long address, int bytes) {
-        if (count == MAX_RANGES || bytes <= 0 || bytes > MAX_RANGE_BYTES) {
+        if (list.count == MAX_RANGES || bytes <= 0 || bytes > MAX_RANGE_BYTES) {
             return;
         }
-        if (count == start.length) {
-            start = Arrays.copyOf(start, count * 2);
-            length = Arrays.copyOf(length, count * 2);
-        }
-        start[count] = address;
-        length[count] = bytes;
-        count++;
+        list.add(address, bytes, 0);
     }
 
     /**
@@ -39,9 +32,11 @@ final class RecordedRanges {
             if (planned == null) {
                 planned = new RecordedRanges();
             }
-            planned.copyFrom(this);
+            planned.list.ensureCapacity(list.count);
+            planned.list.copyFrom(list, 0, list.count);
+            planned.list.count = list.count;
         }
-        count = 0;
+        list.clear();
         return changed;
     }
 
@@ -51,18 +46,9 @@ final class RecordedRanges {
     }
 
     private boolean sameAs(RecordedRanges other) {
-        return count == other.count
-                && Arrays.equals(start, 0, count, other.start, 0, count)
-                && Arrays.equals(length, 0, count, other.length, 0, count);
-    }
-
-    private void copyFrom(RecordedRanges other) {
-        if (start.length < other.count) {
-            start = new long[other.start.length];
-            length = new int[other.start.length];
-        }
-        System.arraycopy(other.start, 0, start, 0, other.count);
-        System.arraycopy(other.length, 0, length, 0, other.count);
-        count = other.count;
+        int count = list.count;
+        return count == other.list.count
+                && Arrays.equals(list.start, 0, count, other.list.start, 0, count)
+                && Arrays.equals(list.length, 0, count, other.list.length, 0, count);
     }
 }

@@ -15,40 +15,38 @@ final class Regions {
     private static final int MAX_MERGED = 64 * 1024;
     private static final int MAX_BYTES = 8 << 20;
 
-    long[] start = new long[256];
-    int[] length = new int[256];
-    int[] offset = new int[256];
+    /** The ranges, each with where its bytes sit in {@link #bytes}. */
+    final RangeList list = new RangeList(256);
     byte[] bytes = new byte[64 * 1024];
-    int count;
     private long[] sortKeys = new long[256];
 
     void clear() {
-        count = 0;
+        list.clear();
     }
 
     /** Bytes used by the ranges so far. */
     int end() {
-        return count == 0 ? 0 : offset[count - 1] + length[count - 1];
+        return list.end();
     }
 
     /** Appends {@code ranges} sorted by address and merged where that pins no extra page. */
     void appendMerged(RecordedRanges ranges) {
-        int n = ranges.count;
+        int n = ranges.list.count;
         if (n == 0) {
             return;
         }
         if (sortKeys.length < n) {
-            sortKeys = new long[ranges.start.length];
+            sortKeys = new long[ranges.list.start.length];
         }
         // Addresses are user-space (below 2^47) and n is below 2^16: the index fits in the low bits.
         for (int i = 0; i < n; i++) {
-            sortKeys[i] = ranges.start[i] << 16 | i;
+            sortKeys[i] = ranges.list.start[i] << 16 | i;
         }
         Arrays.sort(sortKeys, 0, n);
         long start = -1, end = -1;
         for (int k = 0; k < n; k++) {
             int i = (int) (sortKeys[k] & 0xFFFF);
-            long s = ranges.start[i], e = s + ranges.length[i];
+            long s = ranges.list.start[i], e = s + ranges.list.length[i];
             if (start >= 0 && worthMerging(start, end, s, e)) {
                 end = Math.max(end, e);
                 continue;
@@ -77,15 +75,7 @@ final class Regions {
         if (!reserve(at + (long) size)) {
             return false;
         }
-        if (count == start.length) {
-            start = Arrays.copyOf(start, count * 2);
-            length = Arrays.copyOf(length, count * 2);
-            offset = Arrays.copyOf(offset, count * 2);
-        }
-        start[count] = address;
-        length[count] = size;
-        offset[count] = at;
-        count++;
+        list.add(address, size, at);
         return true;
     }
 
@@ -108,7 +98,7 @@ final class Regions {
         int lo = from, hi = to - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(start[mid], address) <= 0) {
+            if (Long.compareUnsigned(list.start[mid], address) <= 0) {
                 lo = mid + 1;
             } else {
                 hi = mid - 1;
@@ -117,8 +107,8 @@ final class Regions {
         if (hi < from) {
             return -1;
         }
-        long delta = address - start[hi];
+        long delta = address - list.start[hi];
         // Written so that a garbage address far above a region cannot overflow into a match.
-        return delta >= 0 && delta <= length[hi] - (long) size ? offset[hi] + (int) delta : -1;
+        return delta >= 0 && delta <= list.length[hi] - (long) size ? list.offset[hi] + (int) delta : -1;
     }
 }

@@ -43,9 +43,7 @@ public final class SnapshotReader {
     private boolean checksUsable;
     private int refreshes;
     // A refresh fetches the planned ranges again plus one new range, placed after the batch's bytes.
-    private long[] refreshStart = new long[256];
-    private int[] refreshLength = new int[256];
-    private int[] refreshOffset = new int[256];
+    private final RangeList refresh = new RangeList(256);
     private int extraOffset = -1;
     private long extraStart;
     private int extraLength;
@@ -58,9 +56,7 @@ public final class SnapshotReader {
     private int[] riderLast = new int[8];
     private int[] riderOffsets = new int[64];
     /** The batch as read: riders' first copies, the snapshot's own ranges, riders' second copies. */
-    private long[] batchStart = new long[256];
-    private int[] batchLength = new int[256];
-    private int[] batchOffset = new int[256];
+    private final RangeList batch = new RangeList(256);
     private int firstCopies;
     /** Bytes the batch fills in {@link Regions#bytes}: a refresh puts its range after them. */
     private int batchEnd;
@@ -80,11 +76,11 @@ public final class SnapshotReader {
         if (recorded.replan() | recordedLate.replan() | recordedChecks.replan()) {
             regions.clear();
             regions.appendMerged(recorded.plan());
-            early = regions.count;
+            early = regions.list.count;
             regions.appendMerged(recordedLate.plan());
-            planned = regions.count;
+            planned = regions.list.count;
             regions.appendMerged(recordedChecks.plan());
-            checks = regions.count - planned;
+            checks = regions.list.count - planned;
         }
         snapshots++;
         refreshes = 0;
@@ -99,14 +95,13 @@ public final class SnapshotReader {
         batches++;
         remoteReads++;
         remoteBytes += batchEnd;
-        int whole = memory.readPrefix(batchStart, batchLength, regions.bytes, batchOffset, total);
+        int whole = batch.readInto(memory, regions.bytes, total);
         if (whole < firstCopies) {
             // A rider's range is gone (a chunk freed since it was planned): the snapshot's own ranges were
             // not read. Read them on their own; the riders read theirs when their walks come.
             batches++;
             remoteReads++;
-            whole = firstCopies + memory.readPrefix(regions.start, regions.length, regions.bytes, regions.offset,
-                    planned + checks);
+            whole = firstCopies + regions.list.readInto(memory, regions.bytes, planned + checks);
             java.util.Arrays.fill(riderLast, 0, riding, -1);
         }
         // The snapshot's own ranges follow the riders' first copies.
@@ -180,7 +175,7 @@ public final class SnapshotReader {
         for (int k = 0; k < riding; k++) {
             riderRanges += ridingNow[k].ranges();
         }
-        ensureBatch(own + riderRanges);
+        batch.ensureCapacity(own + riderRanges);
         if (riderOffsets.length < riderRanges) {
             riderOffsets = new int[Math.max(riderRanges, riderOffsets.length * 2)];
         }
@@ -193,18 +188,14 @@ public final class SnapshotReader {
             riderLast[k] = -1;
             int middle = rider.middle();
             for (int r = 0; r < middle; r++, n++) {
-                batchStart[n] = rider.start(r);
-                batchLength[n] = rider.length(r);
-                batchOffset[n] = (int) at;
+                batch.set(n, rider.start(r), rider.length(r), (int) at);
                 riderOffsets[used + r] = (int) at;
                 at += rider.length(r);
             }
             used += rider.ranges();
         }
         firstCopies = n;
-        System.arraycopy(regions.start, 0, batchStart, n, own);
-        System.arraycopy(regions.length, 0, batchLength, n, own);
-        System.arraycopy(regions.offset, 0, batchOffset, n, own);
+        batch.copyFrom(regions.list, n, own);
         n += own;
         // The thread states are among the snapshot's late ranges; then the second copies.
         for (int k = 0; k < riding; k++) {
@@ -216,9 +207,7 @@ public final class SnapshotReader {
             }
             riderOffsets[first + middle] = state;
             for (int r = middle + 1; r < rider.ranges(); r++, n++) {
-                batchStart[n] = rider.start(r);
-                batchLength[n] = rider.length(r);
-                batchOffset[n] = (int) at;
+                batch.set(n, rider.start(r), rider.length(r), (int) at);
                 riderOffsets[first + r] = (int) at;
                 at += rider.length(r);
             }
@@ -229,24 +218,13 @@ public final class SnapshotReader {
             for (int k = 0; k < riding; k++) {
                 riderLast[k] = -1;
             }
-            System.arraycopy(regions.start, 0, batchStart, 0, own);
-            System.arraycopy(regions.length, 0, batchLength, 0, own);
-            System.arraycopy(regions.offset, 0, batchOffset, 0, own);
+            batch.copyFrom(regions.list, 0, own);
             firstCopies = 0;
             batchEnd = regions.end();
             return own;
         }
         batchEnd = (int) at; // below Regions' bound: reserve(at) held
         return n;
-    }
-
-    private void ensureBatch(int ranges) {
-        if (batchStart.length < ranges) {
-            int capacity = Math.max(ranges, batchStart.length * 2);
-            batchStart = new long[capacity];
-            batchLength = new int[capacity];
-            batchOffset = new int[capacity];
-        }
     }
 
     /** Snapshots begun so far: the current one's number. */
@@ -331,22 +309,14 @@ public final class SnapshotReader {
             extraOffset = -1;
             return -1;
         }
-        if (refreshStart.length < planned + 1) {
-            refreshStart = new long[regions.start.length + 1];
-            refreshLength = new int[refreshStart.length];
-            refreshOffset = new int[refreshStart.length];
-        }
-        System.arraycopy(regions.start, 0, refreshStart, 0, planned);
-        System.arraycopy(regions.length, 0, refreshLength, 0, planned);
-        System.arraycopy(regions.offset, 0, refreshOffset, 0, planned);
+        refresh.ensureCapacity(planned + 1);
+        refresh.copyFrom(regions.list, 0, planned);
         // The new range goes after the second copies, which stay where the batch put them.
-        refreshStart[planned] = address;
-        refreshLength[planned] = length;
-        refreshOffset[planned] = end;
+        refresh.set(planned, address, length, end);
         batches++;
         remoteReads++;
-        remoteBytes += (planned == 0 ? 0 : regions.offset[planned - 1] + regions.length[planned - 1]) + length;
-        int whole = memory.readPrefix(refreshStart, refreshLength, regions.bytes, refreshOffset, planned + 1);
+        remoteBytes += (planned == 0 ? 0 : regions.list.offset[planned - 1] + regions.list.length[planned - 1]) + length;
+        int whole = refresh.readInto(memory, regions.bytes, planned + 1);
         searchable = Math.min(whole, planned);
         if (whole != planned + 1) {
             extraOffset = -1;
@@ -393,13 +363,13 @@ public final class SnapshotReader {
      *
      * @return how many ranges, from the first, arrived whole
      */
-    public int readTogether(long[] addresses, int[] lengths, byte[] dst, int[] dstOffsets, int count) {
+    public int readTogether(RangeList ranges, byte[] dst) {
         batches++;
         remoteReads++;
-        for (int i = 0; i < count; i++) {
-            remoteBytes += lengths[i];
+        for (int i = 0; i < ranges.count; i++) {
+            remoteBytes += ranges.length[i];
         }
-        return memory.readPrefix(addresses, lengths, dst, dstOffsets, count);
+        return ranges.readInto(memory, dst, ranges.count);
     }
 
     /**

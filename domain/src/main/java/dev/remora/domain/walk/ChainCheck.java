@@ -1,10 +1,12 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.frames.FrameShape;
+import dev.remora.domain.frames.CallerLink;
 import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.RangeList;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.offsets.DebugOffsets;
 
-import java.util.Arrays;
 
 /**
  * Proves that a walked stack existed. A walk reads frame after frame while the target runs on, so it
@@ -23,10 +25,8 @@ final class ChainCheck {
     private final FrameShape shape;
     private final int headerLength;
 
-    private long[] rangeStart = new long[64];
-    private int[] rangeLength = new int[64];
-    private int[] rangeOffset = new int[64];
-    private int[] copyOffset = new int[64];
+    /** The ranges read back: the current-frame field first, then the walked frames' headers, merged when near. */
+    private final RangeList ranges = new RangeList(64);
     private byte[] bytes = new byte[4096];
     private long fromBatch;
     private long ownReads;
@@ -51,7 +51,8 @@ final class ChainCheck {
         }
         boolean checkMarker = marker.checked();
         int head = checkMarker ? (int) (marker.field() - currentFrameField) + 8 : 8;
-        int ranges = put(0, currentFrameField, head, 0);
+        ranges.clear();
+        ranges.add(currentFrameField, head, 0);
         int offset = head;
         long start = 0, end = 0;
         long skip = checkMarker && marker.held() && marker.value() == first ? marker.value() : 0;
@@ -66,17 +67,17 @@ final class ChainCheck {
                 continue;
             }
             if (end > start) {
-                ranges = put(ranges, start, (int) (end - start), offset);
+                ranges.add(start, (int) (end - start), offset);
                 offset += (int) (end - start);
             }
             start = a;
             end = e;
         }
         if (end > start) {
-            ranges = put(ranges, start, (int) (end - start), offset);
+            ranges.add(start, (int) (end - start), offset);
             offset += (int) (end - start);
         }
-        byte[] copy = secondCopies(reader, ranges, when);
+        byte[] copy = secondCopies(reader, when);
         if (copy != null) {
             fromBatch++;
         } else {
@@ -84,20 +85,20 @@ final class ChainCheck {
             if (bytes.length < offset) {
                 bytes = new byte[Math.max(offset, bytes.length * 2)];
             }
-            if (reader.readTogether(rangeStart, rangeLength, bytes, rangeOffset, ranges) != ranges) {
+            if (reader.readTogether(ranges, bytes) != ranges.count()) {
                 return false;
             }
             copy = bytes;
         }
-        if (Bytes.getLong(copy, rangeOffset[0]) != first
-                || checkMarker && Bytes.getLong(copy, rangeOffset[0] + head - 8) != marker.value()) {
+        if (Bytes.getLong(copy, ranges.offset(0)) != first
+                || checkMarker && Bytes.getLong(copy, ranges.offset(0) + head - 8) != marker.value()) {
             return false;
         }
         for (int i = 0; i < frames; i++) {
             if (walked.address(i) == skip) {
                 continue;
             }
-            int at = locate(walked.address(i), ranges);
+            int at = locate(walked.address(i));
             CallerLink link = walked.callerLink(i);
             long previous = shape.previous(copy, at);
             if (!link.holds(walked.previous(i), previous)
@@ -113,26 +114,27 @@ final class ChainCheck {
     }
 
     /**
-     * The second copies the snapshot's batch already holds for these ranges (their offsets replace
-     * {@link #rangeOffset}), or null when it does not hold them all; either way the next batch will.
+     * The second copies the snapshot's batch already holds for these ranges (their offsets in the batch
+     * then replace those of {@link #ranges}), or null when it does not hold them all; either way the
+     * next batch will.
      */
-    private byte[] secondCopies(SnapshotReader reader, int ranges, Readback when) {
+    private byte[] secondCopies(SnapshotReader reader, Readback when) {
         // The thread state itself was read late in the batch: after the frames, before their second copies.
-        int at = when == Readback.NOW ? -1 : reader.lateCopy(rangeStart[0], rangeLength[0]);
+        int at = when == Readback.NOW ? -1 : reader.lateCopy(ranges.start(0), ranges.length(0));
         boolean all = at >= 0;
-        copyOffset[0] = at;
-        for (int r = 1; r < ranges; r++) {
-            reader.recordCheck(rangeStart[r], rangeLength[r]);
+        ranges.setOffset(0, at);
+        for (int r = 1; r < ranges.count(); r++) {
+            reader.recordCheck(ranges.start(r), ranges.length(r));
             if (all) {
-                at = reader.secondCopy(rangeStart[r], rangeLength[r]);
+                at = reader.secondCopy(ranges.start(r), ranges.length(r));
                 all = at >= 0;
-                copyOffset[r] = at;
+                ranges.setOffset(r, at);
             }
         }
         if (!all) {
+            ranges.packOffsets(); // back to where a read of their own puts them
             return null;
         }
-        System.arraycopy(copyOffset, 0, rangeOffset, 0, ranges);
         return reader.bytes();
     }
 
@@ -146,25 +148,12 @@ final class ChainCheck {
         return ownReads;
     }
 
-    private int put(int ranges, long start, int length, int offset) {
-        if (ranges == rangeStart.length) {
-            rangeStart = Arrays.copyOf(rangeStart, ranges * 2);
-            rangeLength = Arrays.copyOf(rangeLength, ranges * 2);
-            rangeOffset = Arrays.copyOf(rangeOffset, ranges * 2);
-            copyOffset = Arrays.copyOf(copyOffset, ranges * 2);
-        }
-        rangeStart[ranges] = start;
-        rangeLength[ranges] = length;
-        rangeOffset[ranges] = offset;
-        return ranges + 1;
-    }
-
     /** Where a frame's header sits in the checked bytes. */
-    private int locate(long frameAddress, int ranges) {
-        for (int r = 1; r < ranges; r++) {
-            long delta = frameAddress - rangeStart[r];
-            if (delta >= 0 && delta + headerLength <= rangeLength[r]) {
-                return rangeOffset[r] + (int) delta;
+    private int locate(long frameAddress) {
+        for (int r = 1; r < ranges.count(); r++) {
+            long delta = frameAddress - ranges.start(r);
+            if (delta >= 0 && delta + headerLength <= ranges.length(r)) {
+                return ranges.offset(r) + (int) delta;
             }
         }
         throw new IllegalStateException("frame 0x%x not among the ranges read back".formatted(frameAddress));

@@ -1,5 +1,6 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.frames.FrameShape;
 import dev.remora.domain.model.PseudoFrames;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.offsets.DebugOffsets;

@@ -1,5 +1,6 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.frames.FrameShape;
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.memory.SnapshotReader;

@@ -2,6 +2,8 @@ package dev.remora.domain.walk;
 
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.memory.SnapshotReader;
+import dev.remora.domain.threads.InterpreterWindow;
+import dev.remora.domain.threads.Interpreters;
 import dev.remora.domain.model.StackVisitor;
 import dev.remora.ports.CpuState;
 import dev.remora.ports.MemoryAccessException;
@@ -55,7 +57,9 @@ final class ProcessWalk implements Interpreters.Visitor {
     @Override
     public void visit(InterpreterWindow interpreter, Interpreters.Threads list) throws MemoryAccessException {
         CodeObjects codes = this.codes.of(interpreter.address());
-        interpreter.reportGeneration(codes);
+        if (interpreter.countsCodeObjectChanges()) {
+            codes.observeGeneration(interpreter.codeObjectGeneration());
+        }
         visitor.beginInterpreter(interpreter.id());
         for (int i = 0; i < list.count(); i++) {
             if (!options.allThreads() && list.address(i) != list.main()) {

@@ -1,5 +1,6 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.threads.Interpreters;
 import dev.remora.domain.Failures;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.asyncio.AsyncGraphBuilder;

@@ -1,5 +1,6 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.threads.Interpreters;
 import dev.remora.domain.asyncio.CodeResolver;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.FrameInfo;

@@ -1,6 +1,8 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.frames.FrameShape;
 import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.RangeList;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.offsets.DebugOffsets;
 
@@ -25,21 +27,14 @@ final class StackCopy implements SnapshotReader.Rider {
 
     /** Room above the predicted top for frames pushed since the thread state was last seen. */
     private static final int SLACK = 512;
-    /** Ranges nearer than this are read as one. */
-    private static final int MERGE_GAP = 4096;
     /** No real chunk is larger; a bigger distance means the thread state was garbage. */
     private static final long MAX_CHUNK_BYTES = 1 << 22;
-    private static final int MAX_EXTRAS = 64;
-    private static final long MAX_EXTRA_BYTES = 1 << 22;
 
     private final DebugOffsets.Thread thread;
     private final int stateLength;
 
     /** The ranges read, in order: extras and chunk, the thread state, then chunk and extras again. */
-    private long[] start = new long[8];
-    private int[] length = new int[8];
-    private int[] offset = new int[8];
-    private int ranges;
+    private final RangeList ranges = new RangeList(8);
     /** Ranges of the stack in each copy; the thread state is range {@code stackRanges}. */
     private int stackRanges;
     /** The copy's bytes: this copy's own buffer, or the snapshot's batch it rode along with. */
@@ -52,8 +47,8 @@ final class StackCopy implements SnapshotReader.Rider {
     private long arrivedIn = -1;
 
     /** Extras for the next read (merged when near), and those being gathered by the current walk. */
-    private final Extras extras = new Extras();
-    private final Extras nextExtras = new Extras();
+    private final NearRanges extras = new NearRanges();
+    private final NearRanges nextExtras = new NearRanges();
     /** The chunk the last read found, and whether the copy needs to be wider. */
     private long chunk;
     private long chunkEnd;
@@ -80,9 +75,9 @@ final class StackCopy implements SnapshotReader.Rider {
 
     /** Plans the next read from a thread state read elsewhere. */
     void planFrom(long tstate, byte[] state) {
-        ranges = 0;
+        ranges.clear();
         for (int i = 0; i < extras.count; i++) {
-            put(extras.start[i], extras.length[i]);
+            ranges.add(extras.start[i], extras.length[i], 0);
         }
         chunk = 0;
         chunkEnd = 0;
@@ -94,12 +89,12 @@ final class StackCopy implements SnapshotReader.Rider {
         if (chunkStart != 0 && top > chunkStart && limit >= top && limit - chunkStart <= MAX_CHUNK_BYTES) {
             chunk = chunkStart;
             chunkEnd = Math.min(limit, top + SLACK);
-            put(chunk, (int) (chunkEnd - chunk));
+            ranges.add(chunk, (int) (chunkEnd - chunk), 0);
         }
-        stackRanges = ranges;
-        put(tstate, stateLength);
+        stackRanges = ranges.count();
+        ranges.add(tstate, stateLength, 0);
         for (int r = stackRanges - 1; r >= 0; r--) {
-            put(start[r], length[r]);
+            ranges.add(ranges.start(r), ranges.length(r), 0);
         }
         fromBatch = false;
     }
@@ -116,7 +111,7 @@ final class StackCopy implements SnapshotReader.Rider {
 
     @Override
     public int ranges() {
-        return ranges;
+        return ranges.count();
     }
 
     @Override
@@ -126,12 +121,12 @@ final class StackCopy implements SnapshotReader.Rider {
 
     @Override
     public long start(int range) {
-        return start[range];
+        return ranges.start(range);
     }
 
     @Override
     public int length(int range) {
-        return length[range];
+        return ranges.length(range);
     }
 
     @Override
@@ -140,7 +135,9 @@ final class StackCopy implements SnapshotReader.Rider {
         arrivedIn = snapshot;
         if (whole) {
             bytes = batch;
-            System.arraycopy(offsets, first, offset, 0, ranges);
+            for (int r = 0; r < ranges.count(); r++) {
+                ranges.setOffset(r, offsets[first + r]);
+            }
             // The thread state is among the snapshot's own ranges, which a refresh reads again in place:
             // keep it as the batch read it, between the two copies of the stack.
             keepState();
@@ -162,16 +159,12 @@ final class StackCopy implements SnapshotReader.Rider {
             return true;
         }
         lastFromBatch = false;
-        int total = 0;
-        for (int r = 0; r < ranges; r++) {
-            offset[r] = total;
-            total += length[r];
-        }
+        int total = ranges.packOffsets();
         if (ownBytes.length < total) {
             ownBytes = new byte[Math.max(total, ownBytes.length * 2)];
         }
         bytes = ownBytes;
-        if (reader.readTogether(start, length, bytes, offset, ranges) == ranges) {
+        if (reader.readTogether(ranges, bytes) == ranges.count()) {
             keepState();
             return true;
         }
@@ -184,7 +177,7 @@ final class StackCopy implements SnapshotReader.Rider {
 
     /** The thread state read after the stack plans the next read: it is the newest. */
     private void keepState() {
-        System.arraycopy(bytes, offset[stackRanges], lastState, 0, stateLength);
+        System.arraycopy(bytes, ranges.offset(stackRanges), lastState, 0, stateLength);
         hasState = true;
     }
 
@@ -208,17 +201,17 @@ final class StackCopy implements SnapshotReader.Rider {
         }
         DebugOffsets.CFrame c = thread.cframe().get();
         long cframe = Bytes.getLong(lastState, (int) c.pointer());
-        long tstate = start[stackRanges];
+        long tstate = ranges.start(stackRanges);
         if (cframe - tstate >= 0 && cframe - tstate <= stateLength - c.size()) {
             return Bytes.getLong(lastState, (int) (cframe - tstate + thread.currentFrame()));
         }
         int size = (int) c.size();
         remember(cframe);
         for (int r = stackRanges - 1; r >= 0; r--) {
-            long delta = cframe - start[r];
-            if (delta >= 0 && delta <= length[r] - size) {
-                int first = offset[r] + (int) delta;
-                int second = offset[secondCopy(r)] + (int) delta;
+            long delta = cframe - ranges.start(r);
+            if (delta >= 0 && delta <= ranges.length(r) - size) {
+                int first = ranges.offset(r) + (int) delta;
+                int second = ranges.offset(secondCopy(r)) + (int) delta;
                 long current = Bytes.getLong(bytes, first + (int) thread.currentFrame());
                 currentProven = Arrays.equals(bytes, first, first + size, bytes, second, second + size);
                 if (current == 0 && Bytes.getLong(bytes, first + (int) c.previous()) == 0) {
@@ -282,8 +275,8 @@ final class StackCopy implements SnapshotReader.Rider {
     /** The stack range whose copies hold {@code n} bytes at {@code address}, or -1. */
     private int rangeHolding(long address, int n) {
         for (int r = 0; r < stackRanges; r++) {
-            long delta = address - start[r];
-            if (delta >= 0 && delta <= length[r] - n) {
+            long delta = address - ranges.start(r);
+            if (delta >= 0 && delta <= ranges.length(r) - n) {
                 return r;
             }
         }
@@ -293,13 +286,13 @@ final class StackCopy implements SnapshotReader.Rider {
     /** Where the first copy holds {@code n} bytes at {@code address} in {@link #bytes}, or -1. */
     private int firstCopyOf(long address, int n) {
         int r = rangeHolding(address, n);
-        return r < 0 ? -1 : offset[r] + (int) (address - start[r]);
+        return r < 0 ? -1 : ranges.offset(r) + (int) (address - ranges.start(r));
     }
 
     /** Where the second copy holds {@code n} bytes at {@code address} in {@link #bytes}, or -1. */
     private int secondCopyOf(long address, int n) {
         int r = rangeHolding(address, n);
-        return r < 0 ? -1 : offset[secondCopy(r)] + (int) (address - start[r]);
+        return r < 0 ? -1 : ranges.offset(secondCopy(r)) + (int) (address - ranges.start(r));
     }
 
 
@@ -422,69 +415,5 @@ final class StackCopy implements SnapshotReader.Rider {
         }
         recentCFrames[nextCFrame] = cframe;
         nextCFrame = (nextCFrame + 1) % recentCFrames.length;
-    }
-
-    private void put(long address, int bytes) {
-        if (ranges == start.length) {
-            start = Arrays.copyOf(start, ranges * 2);
-            length = Arrays.copyOf(length, ranges * 2);
-            offset = Arrays.copyOf(offset, ranges * 2);
-        }
-        start[ranges] = address;
-        length[ranges] = bytes;
-        ranges++;
-    }
-
-    /** Address ranges kept sorted and merged when near; bounded in count and bytes. */
-    private static final class Extras {
-        long[] start = new long[MAX_EXTRAS];
-        int[] length = new int[MAX_EXTRAS];
-        int count;
-        long total;
-
-        void clear() {
-            count = 0;
-            total = 0;
-        }
-
-        /** @return false when the range would exceed the bounds */
-        boolean add(long address, int bytes) {
-            long end = address + bytes;
-            for (int i = 0; i < count; i++) {
-                long s = start[i], e = s + length[i];
-                if (address <= e + MERGE_GAP && end >= s - MERGE_GAP) {
-                    long ns = Math.min(s, address), ne = Math.max(e, end);
-                    if (total + (ne - ns) - (e - s) > MAX_EXTRA_BYTES) {
-                        return false;
-                    }
-                    total += (ne - ns) - (e - s);
-                    start[i] = ns;
-                    length[i] = (int) (ne - ns);
-                    return true;
-                }
-            }
-            if (count == MAX_EXTRAS || total + bytes > MAX_EXTRA_BYTES) {
-                return false;
-            }
-            start[count] = address;
-            length[count] = bytes;
-            count++;
-            total += bytes;
-            return true;
-        }
-
-        /** Adds {@code other}'s ranges, as many as the bounds allow. */
-        void addAll(Extras other) {
-            for (int i = 0; i < other.count; i++) {
-                add(other.start[i], other.length[i]);
-            }
-        }
-
-        void copyFrom(Extras other) {
-            System.arraycopy(other.start, 0, start, 0, other.count);
-            System.arraycopy(other.length, 0, length, 0, other.count);
-            count = other.count;
-            total = other.total;
-        }
     }
 }

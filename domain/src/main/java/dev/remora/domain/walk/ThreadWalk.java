@@ -1,5 +1,7 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.threads.Interpreters;
+import dev.remora.domain.threads.InterpreterWindow;
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.StackProblem;

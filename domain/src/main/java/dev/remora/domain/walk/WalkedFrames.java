@@ -1,5 +1,6 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.frames.CallerLink;
 import dev.remora.domain.model.FrameInfo;
 
 import java.util.Arrays;

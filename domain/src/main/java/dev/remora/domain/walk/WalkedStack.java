@@ -1,5 +1,6 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.frames.FrameShape;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.PseudoFrames;
 import dev.remora.domain.model.StackProblem;

@@ -1,10 +1,10 @@
-package dev.remora.domain.walk;
+package dev.remora.domain.frames;
 
 /**
  * What a frame's link to its caller may do while the frame lives, and so what a second reading of it
  * may show without the stack having changed under the walk.
  */
-enum CallerLink {
+public enum CallerLink {
     /** Set once when the frame is pushed: any other value read back means the frame was popped. */
     FIXED,
     /**
@@ -17,12 +17,12 @@ enum CallerLink {
     RESUMABLE;
 
     /** Whether {@code readBack} is a later reading of a link the walk saw as {@code seen}. */
-    boolean holds(long seen, long readBack) {
+    public boolean holds(long seen, long readBack) {
         return readBack == seen || this == RESUMABLE && readBack == 0;
     }
 
     /** Whether the frame yielded since it was walked: its other fields moved on with it. */
-    boolean suspendedSince(long seen, long readBack) {
+    public boolean suspendedSince(long seen, long readBack) {
         return this == RESUMABLE && readBack == 0 && seen != 0;
     }
 }

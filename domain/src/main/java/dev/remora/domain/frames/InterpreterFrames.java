@@ -1,4 +1,4 @@
-package dev.remora.domain.walk;
+package dev.remora.domain.frames;
 
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
@@ -9,7 +9,7 @@ import dev.remora.domain.offsets.VersionLayout;
  * The {@code _PyInterpreterFrame} of CPython 3.11 on: an owner byte, an instruction pointer, and (3.11
  * only) an {@code is_entry} flag where later versions push an entry frame.
  */
-final class InterpreterFrames extends FrameShape {
+public final class InterpreterFrames extends FrameShape {
 
     private final long instrPtr;
     private final int owner;
@@ -19,7 +19,7 @@ final class InterpreterFrames extends FrameShape {
         this(offsets.frame(), offsets.layout());
     }
 
-    InterpreterFrames(DebugOffsets.Frame frame, VersionLayout layout) {
+    public InterpreterFrames(DebugOffsets.Frame frame, VersionLayout layout) {
         super(frame, layout);
         this.instrPtr = frame.instrPtr();
         this.owner = (int) frame.owner().getAsLong();
@@ -37,27 +37,27 @@ final class InterpreterFrames extends FrameShape {
     }
 
     @Override
-    CallerLink callerLink(int owner) {
+    public CallerLink callerLink(int owner) {
         return ownedByGenerator(owner) ? CallerLink.RESUMABLE : CallerLink.FIXED;
     }
 
     @Override
-    boolean mayBeCaller(byte[] bytes, int at) {
+    public boolean mayBeCaller(byte[] bytes, int at) {
         return true;
     }
 
     @Override
-    boolean suspendedGenerator(byte[] bytes, int at) {
+    public boolean suspendedGenerator(byte[] bytes, int at) {
         return previous(bytes, at) == 0 && ownedByGenerator(owner(bytes, at));
     }
 
     @Override
-    boolean calledFromC(byte[] bytes, int at) {
+    public boolean calledFromC(byte[] bytes, int at) {
         return isEntry >= 0 && bytes[at + isEntry] != 0;
     }
 
     @Override
-    long codeUnit(SnapshotReader reader, long executable, long instrPtr) {
+    public long codeUnit(SnapshotReader reader, long executable, long instrPtr) {
         return instrPtr;
     }
 }

@@ -1,4 +1,4 @@
-package dev.remora.domain.walk;
+package dev.remora.domain.threads;
 
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;

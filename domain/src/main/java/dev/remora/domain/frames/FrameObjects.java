@@ -1,4 +1,4 @@
-package dev.remora.domain.walk;
+package dev.remora.domain.frames;
 
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
@@ -11,7 +11,7 @@ import dev.remora.ports.MemoryAccessException;
  * cleared by a yield. The index stands in as an address, {@code code + 2 * index}, as later versions
  * keep one, and is turned back where the code unit is read.
  */
-final class FrameObjects extends FrameShape {
+public final class FrameObjects extends FrameShape {
 
     private final long instrIndex;
     private final DebugOffsets.FrameObject states;
@@ -43,7 +43,7 @@ final class FrameObjects extends FrameShape {
     }
 
     @Override
-    CallerLink callerLink(int owner) {
+    public CallerLink callerLink(int owner) {
         return CallerLink.RESUMABLE;
     }
 
@@ -52,33 +52,28 @@ final class FrameObjects extends FrameShape {
      * neither was suspended or finished meanwhile.
      */
     @Override
-    boolean mayBeCaller(byte[] bytes, int at) {
+    public boolean mayBeCaller(byte[] bytes, int at) {
         return states.inChain(bytes[at + state]);
     }
 
     @Override
-    boolean suspendedGenerator(byte[] bytes, int at) {
+    public boolean suspendedGenerator(byte[] bytes, int at) {
         return previous(bytes, at) == 0 && !mayBeCaller(bytes, at);
     }
 
     @Override
-    boolean calledFromC(byte[] bytes, int at) {
+    public boolean calledFromC(byte[] bytes, int at) {
         return false;
     }
 
     /** The code unit lies in the code's separate bytecode object. */
     @Override
-    long codeUnit(SnapshotReader reader, long executable, long instrPtr) throws MemoryAccessException {
+    public long codeUnit(SnapshotReader reader, long executable, long instrPtr) throws MemoryAccessException {
         long index = (instrPtr - executable) / 2;
         if (index < 0 || bytecode < 0) {
             return 0;
         }
         reader.readApart(executable + bytecode, pointer, 0, 8);
         return Bytes.getLong(pointer, 0) + bytesData + 2 * index;
-    }
-
-    /** The frame's state, for messages. */
-    int state(byte[] bytes, int at) {
-        return bytes[at + state];
     }
 }

@@ -1,4 +1,4 @@
-package dev.remora.domain.walk;
+package dev.remora.domain.frames;
 
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
@@ -78,12 +78,12 @@ public abstract sealed class FrameShape permits FrameObjects, InterpreterFrames 
     }
 
     /** Whether a frame of this owner can be the first of a thread's stack. */
-    final boolean bottom(int owner) {
+    public final boolean bottom(int owner) {
         return bottomOwner[owner];
     }
 
     /** Whether the frame lives on the thread's data stack (not in a generator, nor on the C stack). */
-    final boolean onThreadStack(int owner) {
+    public final boolean onThreadStack(int owner) {
         return owner == owners.thread();
     }
 
@@ -93,25 +93,25 @@ public abstract sealed class FrameShape permits FrameObjects, InterpreterFrames 
     }
 
     /** What the frame's link to its caller may do while the frame lives. */
-    abstract CallerLink callerLink(int owner);
+    public abstract CallerLink callerLink(int owner);
 
     /**
      * Whether a frame that is not the innermost one, read on its own, can still be a caller in a
      * thread's chain (3.10: its state; later shapes cannot tell).
      */
-    abstract boolean mayBeCaller(byte[] bytes, int at);
+    public abstract boolean mayBeCaller(byte[] bytes, int at);
 
     /** Whether the frame has no caller because it is a generator's, suspended. */
-    abstract boolean suspendedGenerator(byte[] bytes, int at);
+    public abstract boolean suspendedGenerator(byte[] bytes, int at);
 
     /** Whether the frame was entered from C code (3.11's {@code is_entry}; later shapes push entry frames). */
-    abstract boolean calledFromC(byte[] bytes, int at);
+    public abstract boolean calledFromC(byte[] bytes, int at);
 
     /** The name of the instruction whose code unit is {@code codeUnit}, or empty for an unknown opcode. */
-    final String opcodeName(int codeUnit) {
+    public final String opcodeName(int codeUnit) {
         return layout.opcodeName(codeUnit);
     }
 
     /** Where the code unit of the instruction {@link #instrPtr} names lies in the target, or 0 before the first. */
-    abstract long codeUnit(SnapshotReader reader, long executable, long instrPtr) throws MemoryAccessException;
+    public abstract long codeUnit(SnapshotReader reader, long executable, long instrPtr) throws MemoryAccessException;
 }

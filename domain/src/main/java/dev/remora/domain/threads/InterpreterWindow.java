@@ -1,4 +1,4 @@
-package dev.remora.domain.walk;
+package dev.remora.domain.threads;
 
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
@@ -10,7 +10,7 @@ import dev.remora.ports.MemoryAccessException;
  * of hundreds of KiB, so only the window from the first of them to the last is read. Reused from one
  * interpreter to the next; its values are those of the last {@link #read}.
  */
-final class InterpreterWindow {
+public final class InterpreterWindow {
 
     private final DebugOffsets offsets;
     private final DebugOffsets.Interpreter fields;
@@ -39,11 +39,11 @@ final class InterpreterWindow {
     }
 
     /** The interpreter state's address. */
-    long address() {
+    public long address() {
         return address;
     }
 
-    long id() {
+    public long id() {
         return field(fields.id());
     }
 
@@ -69,15 +69,18 @@ final class InterpreterWindow {
     }
 
     /** The frame that started a running garbage collection (3.15+), or 0. */
-    long gcFrame() {
+    public long gcFrame() {
         return fields.gcFrame().isPresent() ? field(fields.gcFrame().getAsLong()) : 0;
     }
 
-    /** Tells {@code codes} the interpreter's code-object generation, where it keeps one. */
-    void reportGeneration(CodeObjects codes) {
-        if (fields.codeObjectGeneration().isPresent()) {
-            codes.observeGeneration(field(fields.codeObjectGeneration().getAsLong()));
-        }
+    /** Whether the interpreter counts changes to its code objects (see {@link #codeObjectGeneration}). */
+    public boolean countsCodeObjectChanges() {
+        return fields.codeObjectGeneration().isPresent();
+    }
+
+    /** The count of changes to the interpreter's code objects, where {@link #countsCodeObjectChanges} says it keeps one. */
+    public long codeObjectGeneration() {
+        return field(fields.codeObjectGeneration().orElseThrow());
     }
 
     /**

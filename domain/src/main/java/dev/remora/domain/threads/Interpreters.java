@@ -1,4 +1,4 @@
-package dev.remora.domain.walk;
+package dev.remora.domain.threads;
 
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.memory.ChainGuard;
@@ -19,43 +19,43 @@ public final class Interpreters {
     static final int MAX_INTERPRETERS = 4096;
 
     /** What a reading does with each interpreter, its fields and its threads just read. */
-    interface Visitor {
+    public interface Visitor {
         void visit(InterpreterWindow window, Threads threads) throws MemoryAccessException, InspectionException;
     }
 
     /** One interpreter's threads as just read: the list, its main thread and each thread's kernel id. */
-    final class Threads {
+    public final class Threads {
         private long main;
         private long gilHolder;
 
-        int count() {
+        public int count() {
             return list.count();
         }
 
-        long address(int i) {
+        public long address(int i) {
             return list.address(i);
         }
 
-        byte[] state(int i) {
+        public byte[] state(int i) {
             return list.state(i);
         }
 
-        long main() {
+        public long main() {
             return main;
         }
 
         /** The thread state holding the GIL while it is locked, else 0. */
-        long gilHolder() {
+        public long gilHolder() {
             return gilHolder;
         }
 
         /** The thread's kernel id: 0 when it has none yet; {@link NativeThreadIds#UNKNOWN} when 3.10's cannot be told. */
-        long nativeId(int i) throws MemoryAccessException {
+        public long nativeId(int i) throws MemoryAccessException {
             return nativeIds.of(list.state(i), reader);
         }
 
         /** Whether thread {@code i}, whose kernel id is {@code nativeId}, has not started yet: not a thread yet. */
-        boolean notStarted(int i, long nativeId) {
+        public boolean notStarted(int i, long nativeId) {
             return list.notStarted(i, nativeId);
         }
     }
@@ -94,7 +94,7 @@ public final class Interpreters {
      * @throws InspectionException.Unreadable when the process has no interpreter, or a thread list kept changing
      * @throws InspectionException.CorruptTarget when a list loops or never ends
      */
-    void read(Visitor visitor) throws MemoryAccessException, InspectionException {
+    public void read(Visitor visitor) throws MemoryAccessException, InspectionException {
         boolean done = false;
         try {
             long first = head.forWalk(reader);

@@ -1,0 +1,64 @@
+package dev.remora.domain.walk;
+
+/**
+ * Address ranges a stack copy reads besides the data stack's chunk (generator and coroutine frames,
+ * entry frames on the C stack, frames in older chunks), merged when nearer than {@value #MERGE_GAP}
+ * bytes and bounded in count and bytes, so that garbage cannot grow a copy without end.
+ */
+final class NearRanges {
+
+    /** Ranges nearer than this are read as one. */
+    static final int MERGE_GAP = 4096;
+    static final int MAX_RANGES = 64;
+    static final long MAX_BYTES = 1 << 22;
+
+    long[] start = new long[MAX_RANGES];
+    int[] length = new int[MAX_RANGES];
+    int count;
+    long total;
+
+    void clear() {
+        count = 0;
+        total = 0;
+    }
+
+    /** @return false when the range would exceed the bounds */
+    boolean add(long address, int bytes) {
+        long end = address + bytes;
+        for (int i = 0; i < count; i++) {
+            long s = start[i], e = s + length[i];
+            if (address <= e + MERGE_GAP && end >= s - MERGE_GAP) {
+                long ns = Math.min(s, address), ne = Math.max(e, end);
+                if (total + (ne - ns) - (e - s) > MAX_BYTES) {
+                    return false;
+                }
+                total += (ne - ns) - (e - s);
+                start[i] = ns;
+                length[i] = (int) (ne - ns);
+                return true;
+            }
+        }
+        if (count == MAX_RANGES || total + bytes > MAX_BYTES) {
+            return false;
+        }
+        start[count] = address;
+        length[count] = bytes;
+        count++;
+        total += bytes;
+        return true;
+    }
+
+    /** Adds {@code other}'s ranges, as many as the bounds allow. */
+    void addAll(NearRanges other) {
+        for (int i = 0; i < other.count; i++) {
+            add(other.start[i], other.length[i]);
+        }
+    }
+
+    void copyFrom(NearRanges other) {
+        System.arraycopy(other.start, 0, start, 0, other.count);
+        System.arraycopy(other.length, 0, length, 0, other.count);
+        count = other.count;
+        total = other.total;
+    }
+}
