@@ -67,14 +67,14 @@ for entry in "${TABLES[@]}"; do
                     || die "$release's layout differs from $patch's: the $version table must say from which patch on"
                 same+=("$release")
             done
-            printf '/** CPython %s: its layout, from the headers of %s, and its instruction names. */\n' "$version" "$patch"
+            also=""
+            if [ ${#same[@]} -gt 0 ]; then
+                also=" (${same[*]}'s give the same)"
+            fi
+            printf '/** CPython %s: its layout, from the headers of %s%s, and its instruction names. */\n' "$version" "$patch" "$also"
             printf 'public final class %s {\n\n    private %s() {}\n\n' "$class" "$class"
             printf '    /** The release whose headers gave {@link #LAYOUT}. */\n'
             printf '    public static final String LAYOUT_FROM = "%s";\n\n' "$patch"
-            if [ ${#same[@]} -gt 0 ]; then
-                printf '    /** Other releases whose headers give the same layout. */\n'
-                printf '    public static final String LAYOUT_SAME_IN = "%s";\n\n' "${same[*]}"
-            fi
             printf '    /** Sizes, offsets and enum values: one {@code name value} per line. */\n'
             printf '    public static final String LAYOUT = """\n'
             sed 's/^/            /' "$work/layout.txt"
