@@ -1,8 +1,8 @@
 package dev.remora.domain.asyncio;
 
-import dev.remora.domain.walk.Interpreters;
+import dev.remora.domain.threads.Interpreters;
 import dev.remora.domain.testing.DebugOffsetsFixtures;
-import dev.remora.domain.testing.Noise;
+import dev.remora.ports.testing.SyntheticMemory;
 import dev.remora.domain.testing.EmptyProcessImage;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.linetable.SourceLocation;
@@ -10,14 +10,12 @@ import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
-import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.Random;
-import java.util.function.LongUnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -40,7 +38,7 @@ class AsyncGarbageMemoryTest {
             for (AsyncMode mode : AsyncMode.values()) {
                 readings++;
                 try {
-                    builder(minor, new Words(a -> Noise.mix(a ^ seed))).snapshot(mode);
+                    builder(minor, SyntheticMemory.noise(seed)).snapshot(mode);
                 } catch (InspectionException expected) {
                     errors++;
                     assertThat(expected).hasMessageNotContaining("null");
@@ -56,7 +54,7 @@ class AsyncGarbageMemoryTest {
     void memoryThatPointsBackIntoItselfIsCaught(String minor) {
         // Every word is the same pointer: every list and chain loops.
         for (AsyncMode mode : AsyncMode.values()) {
-            assertThatThrownBy(() -> builder(minor, new Words(a -> RUNTIME + 0x1000)).snapshot(mode))
+            assertThatThrownBy(() -> builder(minor, SyntheticMemory.constant(RUNTIME + 0x1000)).snapshot(mode))
                     .isInstanceOf(InspectionException.CorruptTarget.class).hasMessageContaining("loops");
         }
     }
@@ -116,21 +114,5 @@ class AsyncGarbageMemoryTest {
         SnapshotReader reader = new SnapshotReader(memory);
         return AsyncGraphBuilder.withLayout(new EmptyProcessImage(), reader, new ObjectReader(reader, offsets),
                 offsets, new Interpreters(reader, offsets, RUNTIME, 1), (interp, code, ip) -> new FrameInfo("f", "f.py", SourceLocation.NONE), layout);
-    }
-
-    /** Memory whose every aligned word is a function of its address. */
-    private record Words(LongUnaryOperator wordAt) implements RemoteMemory {
-        @Override
-        public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
-            for (int i = 0; i < length; i++) {
-                long at = address + i;
-                dst[offset + i] = (byte) (wordAt.applyAsLong(at & ~7L) >>> (8 * (int) (at & 7)));
-            }
-        }
-
-        @Override
-        public String backendName() {
-            return "synthetic";
-        }
     }
 }

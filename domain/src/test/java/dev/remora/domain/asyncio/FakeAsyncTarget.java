@@ -2,7 +2,7 @@ package dev.remora.domain.asyncio;
 
 import dev.remora.domain.testing.DebugOffsetsFixtures;
 import dev.remora.domain.testing.EmptyProcessImage;
-import dev.remora.domain.walk.Interpreters;
+import dev.remora.domain.threads.Interpreters;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.memory.SnapshotReader;
@@ -185,7 +185,7 @@ final class FakeAsyncTarget {
     }
 
     AsyncGraphBuilder builder() {
-        SnapshotReader reader = new SnapshotReader(memory);
+        SnapshotReader reader = new SnapshotReader(memory.target);
         return AsyncGraphBuilder.withLayout(new EmptyProcessImage(), reader, new ObjectReader(reader, offsets), offsets,
                 new Interpreters(reader, offsets, runtime, 1), (interp, executable, instrPtr) -> name(executable), asyncio);
     }

@@ -1,7 +1,6 @@
 package dev.remora.domain.asyncio;
 
-import dev.remora.ports.MemoryAccessException;
-import dev.remora.ports.RemoteMemory;
+import dev.remora.ports.testing.ScriptedMemory;
 
 import java.nio.charset.StandardCharsets;
 
@@ -9,12 +8,13 @@ import java.nio.charset.StandardCharsets;
  * A small target address space written by a test: one zero-filled arena at {@link #BASE}, with
  * objects placed in it by {@link #alloc}. Reads outside the arena are unmapped.
  */
-final class FakeMemory implements RemoteMemory {
+final class FakeMemory {
 
     static final long BASE = 0x7f00_0000_0000L;
     private static final int SIZE = 1 << 20;
 
-    private final byte[] arena = new byte[SIZE];
+    /** The target's memory: the arena, zero-filled, and nothing else. */
+    final ScriptedMemory target = ScriptedMemory.live().map(BASE, SIZE);
     private long next = BASE + 0x1000;
 
     /** A fresh zeroed block, 16-byte aligned. */
@@ -33,21 +33,17 @@ final class FakeMemory implements RemoteMemory {
     }
 
     FakeMemory putLong(long address, long value) {
-        for (int i = 0; i < 8; i++) {
-            arena[index(address + i)] = (byte) (value >>> (8 * i));
-        }
+        target.putLong(inArena(address, 8), value);
         return this;
     }
 
     FakeMemory putInt(long address, int value) {
-        for (int i = 0; i < 4; i++) {
-            arena[index(address + i)] = (byte) (value >>> (8 * i));
-        }
+        target.putInt(inArena(address, 4), value);
         return this;
     }
 
     FakeMemory putByte(long address, int value) {
-        arena[index(address)] = (byte) value;
+        target.putByte(inArena(address, 1), value);
         return this;
     }
 
@@ -61,23 +57,10 @@ final class FakeMemory implements RemoteMemory {
         return at;
     }
 
-    @Override
-    public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
-        if (address < BASE || address + length > BASE + SIZE || length < 0) {
-            throw new MemoryAccessException.Unmapped(address);
-        }
-        System.arraycopy(arena, (int) (address - BASE), dst, offset, length);
-    }
-
-    @Override
-    public String backendName() {
-        return "fake";
-    }
-
-    private static int index(long address) {
-        if (address < BASE || address >= BASE + SIZE) {
+    private static long inArena(long address, int bytes) {
+        if (address < BASE || address + bytes > BASE + SIZE) {
             throw new IllegalArgumentException("outside the arena: 0x%x".formatted(address));
         }
-        return (int) (address - BASE);
+        return address;
     }
 }

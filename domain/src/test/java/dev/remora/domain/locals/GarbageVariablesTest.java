@@ -7,7 +7,7 @@ import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DebugOffsetsDecoder;
 import dev.remora.domain.offsets.PythonVersion;
 import dev.remora.domain.testing.DebugOffsetsFixtures;
-import dev.remora.domain.testing.Noise;
+import dev.remora.ports.testing.Noise;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,6 +1,7 @@
 package dev.remora.domain.walk;
 
 import dev.remora.domain.testing.EmptyProcessImage;
+import dev.remora.ports.testing.SyntheticMemory;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.discovery.RuntimeLocator.LocatedRuntime;
 import dev.remora.domain.model.ProcessStacks;

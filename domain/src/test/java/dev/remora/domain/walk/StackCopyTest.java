@@ -1,16 +1,17 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.frames.FrameShape;
+import dev.remora.domain.frames.InterpreterFrames;
+import dev.remora.domain.frames.CallerLink;
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.PythonVersion;
 import dev.remora.domain.offsets.VersionLayout;
 import dev.remora.ports.MemoryAccessException;
-import dev.remora.ports.RemoteMemory;
+import dev.remora.ports.testing.ScriptedMemory;
 import org.junit.jupiter.api.Test;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -40,68 +41,23 @@ class StackCopyTest {
             OptionalLong.of(24), OptionalLong.of(32), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
             OptionalLong.empty(), OptionalLong.empty(), 64);
 
-    /** Memory of 8-byte words; a hook runs after each range of a batched read. */
-    private static final class ChangingTarget implements RemoteMemory {
-        final Map<Long, Long> words = new HashMap<>();
-        Runnable afterFirstRange = () -> {};
-        /** Which range of a batched read {@link #afterFirstRange} follows. */
-        int changeAfter;
-        int reads;
-
-        void put(long address, long value) {
-            words.put(address, value);
-        }
-
-        @Override
-        public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
-            if (address >= 0x7000_0000L) {
-                throw new MemoryAccessException.Unmapped(address);
-            }
-            for (int i = 0; i < length; i++) {
-                long at = address + i;
-                long word = words.getOrDefault(at & ~7L, 0L);
-                dst[offset + i] = (byte) (word >>> (8 * (int) (at & 7)));
-            }
-        }
-
-        @Override
-        public int readPrefix(long[] addresses, int[] lengths, byte[] dst, int[] dstOffsets, int count) {
-            reads++;
-            for (int i = 0; i < count; i++) {
-                try {
-                    read(addresses[i], dst, dstOffsets[i], lengths[i]);
-                } catch (MemoryAccessException e) {
-                    return i;
-                }
-                if (i == changeAfter) {
-                    afterFirstRange.run();
-                }
-            }
-            return count;
-        }
-
-        @Override
-        public String backendName() {
-            return "fake";
-        }
-    }
-
-    private static ChangingTarget target(long current) {
-        ChangingTarget target = new ChangingTarget();
-        target.put(TSTATE + THREAD.currentFrame(), current);
-        target.put(TSTATE + THREAD.datastackChunk().getAsLong(), CHUNK);
-        target.put(TSTATE + THREAD.datastackTop(), TOP);
-        target.put(TSTATE + THREAD.datastackLimit(), CHUNK + 0x4000);
+    private static ScriptedMemory target(long current) {
+        // Everything below the heap's end reads (zeros where nothing was put); above it nothing is mapped.
+        ScriptedMemory target = ScriptedMemory.live().zeroFilledBelow(0x7000_0000L);
+        target.putLong(TSTATE + THREAD.currentFrame(), current);
+        target.putLong(TSTATE + THREAD.datastackChunk().getAsLong(), CHUNK);
+        target.putLong(TSTATE + THREAD.datastackTop(), TOP);
+        target.putLong(TSTATE + THREAD.datastackLimit(), CHUNK + 0x4000);
         return target;
     }
 
-    private static byte[] state(ChangingTarget target) throws MemoryAccessException {
+    private static byte[] state(ScriptedMemory target) throws MemoryAccessException {
         byte[] state = new byte[THREAD.readLength()];
         target.read(TSTATE, state, 0, state.length);
         return state;
     }
 
-    private static boolean read(StackCopy copy, SnapshotReader reader, ChangingTarget target) throws MemoryAccessException {
+    private static boolean read(StackCopy copy, SnapshotReader reader, ScriptedMemory target) throws MemoryAccessException {
         copy.planFrom(TSTATE, state(target));
         return copy.read(reader);
     }
@@ -109,8 +65,8 @@ class StackCopyTest {
     @Test
     void aPlannedCopyRidesAlongWithTheNextBatch() throws Exception {
         long frame = CHUNK + 0x100;
-        ChangingTarget target = target(frame);
-        target.put(frame, 0xAAAA);
+        ScriptedMemory target = target(frame);
+        target.putLong(frame, 0xAAAA);
         SnapshotReader reader = new SnapshotReader(target);
         // The snapshot reads the thread state late, as a walk does: the copy's middle is that read.
         reader.reset();
@@ -122,9 +78,9 @@ class StackCopyTest {
         reader.reset();
         assertThat(copy.rodeAlong(reader)).isTrue();
         assertThat(copy.current()).isEqualTo(frame);
-        int reads = target.reads;
+        int reads = target.batchedReads();
         assertThat(copy.read(reader)).isTrue();
-        assertThat(target.reads).as("no read of its own").isEqualTo(reads);
+        assertThat(target.batchedReads()).as("no read of its own").isEqualTo(reads);
         byte[] header = new byte[FRAME_SIZE];
         assertThat(copy.frame(frame, header)).isTrue();
         assertThat(Bytes.getLong(header, 0)).isEqualTo(0xAAAA);
@@ -148,14 +104,14 @@ class StackCopyTest {
     @Test
     void aFrameReplacedDuringTheReadDiffersInTheSecondCopy() throws Exception {
         long caller = CHUNK + 0x100, callee = CHUNK + 0x200;
-        ChangingTarget target = target(callee);
-        target.put(caller, 0xAAAA);
-        target.put(callee + 8, caller);
+        ScriptedMemory target = target(callee);
+        target.putLong(caller, 0xAAAA);
+        target.putLong(callee + 8, caller);
         // The caller returns and another call takes its place while the stack is being copied.
-        target.afterFirstRange = () -> target.put(caller, 0xBBBB);
+        target.afterRange(0, () -> target.putLong(caller, 0xBBBB));
         StackCopy copy = new StackCopy(THREAD);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
-        assertThat(target.reads).as("stack, thread state and stack again in one read").isEqualTo(1);
+        assertThat(target.batchedReads()).as("stack, thread state and stack again in one read").isEqualTo(1);
 
         WalkedFrames walked = walk(copy, callee, caller);
 
@@ -176,7 +132,7 @@ class StackCopyTest {
     }
 
     /** A copy of {@code target} that holds the heap frame among its extras (learned from a first walk). */
-    private static StackCopy copyHoldingHeapFrame(SnapshotReader reader, ChangingTarget target) throws Exception {
+    private static StackCopy copyHoldingHeapFrame(SnapshotReader reader, ScriptedMemory target) throws Exception {
         StackCopy copy = new StackCopy(THREAD);
         read(copy, reader, target);
         copy.frame(HEAP_FRAME, new byte[FRAME_SIZE]);
@@ -190,16 +146,15 @@ class StackCopyTest {
         // the generator's frame on the heap, the caller below. The generator yields (its link cleared)
         // after its first copy.
         long caller = CHUNK + 0x100, tiny = CHUNK + 0x200;
-        ChangingTarget target = target(tiny);
-        target.put(caller, 0xAAAA);
-        target.put(HEAP_FRAME, 0xCCCC);
-        target.put(HEAP_FRAME + 8, caller);
-        target.put(tiny, 0xDDDD);
-        target.put(tiny + 8, HEAP_FRAME);
+        ScriptedMemory target = target(tiny);
+        target.putLong(caller, 0xAAAA);
+        target.putLong(HEAP_FRAME, 0xCCCC);
+        target.putLong(HEAP_FRAME + 8, caller);
+        target.putLong(tiny, 0xDDDD);
+        target.putLong(tiny + 8, HEAP_FRAME);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = copyHoldingHeapFrame(reader, target);
-        target.changeAfter = 0; // the heap frame's first copy comes first
-        target.afterFirstRange = () -> target.put(HEAP_FRAME + 8, 0);
+        target.afterRange(0, () -> target.putLong(HEAP_FRAME + 8, 0)); // the heap frame's first copy comes first
 
         assertThat(read(copy, reader, target)).isTrue();
         long[] frames = {tiny, HEAP_FRAME, caller};
@@ -213,13 +168,12 @@ class StackCopyTest {
     @Test
     void aGeneratorSuspendedInTheFirstCopyIsReadFromTheSecond() throws Exception {
         long caller = CHUNK + 0x100;
-        ChangingTarget target = target(CHUNK + 0x200);
-        target.put(HEAP_FRAME, 0xCCCC);
+        ScriptedMemory target = target(CHUNK + 0x200);
+        target.putLong(HEAP_FRAME, 0xCCCC);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = copyHoldingHeapFrame(reader, target);
         // Resumed by the caller after its first copy, before the thread state names the frame above it.
-        target.changeAfter = 0;
-        target.afterFirstRange = () -> target.put(HEAP_FRAME + 8, caller);
+        target.afterRange(0, () -> target.putLong(HEAP_FRAME + 8, caller));
         assertThat(read(copy, reader, target)).isTrue();
         byte[] header = new byte[FRAME_SIZE];
         assertThat(copy.frame(HEAP_FRAME, header)).isTrue();
@@ -231,15 +185,14 @@ class StackCopyTest {
 
     @Test
     void anotherCodeInTheSecondCopyIsNoResumedGenerator() throws Exception {
-        ChangingTarget target = target(CHUNK + 0x200);
-        target.put(HEAP_FRAME, 0xCCCC);
+        ScriptedMemory target = target(CHUNK + 0x200);
+        target.putLong(HEAP_FRAME, 0xCCCC);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = copyHoldingHeapFrame(reader, target);
-        target.changeAfter = 0;
-        target.afterFirstRange = () -> {
-            target.put(HEAP_FRAME, 0xEEEE);
-            target.put(HEAP_FRAME + 8, CHUNK + 0x100);
-        };
+        target.afterRange(0, () -> {
+            target.putLong(HEAP_FRAME, 0xEEEE);
+            target.putLong(HEAP_FRAME + 8, CHUNK + 0x100);
+        });
         assertThat(read(copy, reader, target)).isTrue();
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(HEAP_FRAME, header);
@@ -251,13 +204,13 @@ class StackCopyTest {
     @Test
     void anInnermostFramePushedWhileCopiedIsTakenFromTheSecondCopy() throws Exception {
         long caller = CHUNK + 0x100, tiny = CHUNK + 0x200;
-        ChangingTarget target = target(tiny);
-        target.put(caller, 0xAAAA);
+        ScriptedMemory target = target(tiny);
+        target.putLong(caller, 0xAAAA);
         // The slot holds a popped frame's cleared code until the call lands, after the first copy.
-        target.afterFirstRange = () -> {
-            target.put(tiny, 0xDDDD);
-            target.put(tiny + 8, caller);
-        };
+        target.afterRange(0, () -> {
+            target.putLong(tiny, 0xDDDD);
+            target.putLong(tiny + 8, caller);
+        });
         StackCopy copy = new StackCopy(THREAD);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         byte[] header = new byte[FRAME_SIZE];
@@ -271,14 +224,14 @@ class StackCopyTest {
     @Test
     void anInnermostFrameOfAnotherCallerInTheSecondCopyIsLeftToTheProof() throws Exception {
         long caller = CHUNK + 0x100, tiny = CHUNK + 0x200;
-        ChangingTarget target = target(tiny);
-        target.put(caller, 0xAAAA);
-        target.put(tiny, 0xDDDD);
-        target.put(tiny + 8, caller);
-        target.afterFirstRange = () -> {
-            target.put(tiny, 0xEEEE);
-            target.put(tiny + 8, CHUNK + 0x80);
-        };
+        ScriptedMemory target = target(tiny);
+        target.putLong(caller, 0xAAAA);
+        target.putLong(tiny, 0xDDDD);
+        target.putLong(tiny + 8, caller);
+        target.afterRange(0, () -> {
+            target.putLong(tiny, 0xEEEE);
+            target.putLong(tiny + 8, CHUNK + 0x80);
+        });
         StackCopy copy = new StackCopy(THREAD);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         byte[] header = new byte[FRAME_SIZE];
@@ -292,13 +245,12 @@ class StackCopyTest {
     @Test
     void anInnermostFramePoppedBeforeTheSecondCopyIsProvenByItsCallers() throws Exception {
         long caller = CHUNK + 0x100, tiny = CHUNK + 0x200;
-        ChangingTarget target = target(tiny);
-        target.put(caller, 0xAAAA);
-        target.put(tiny, 0xDDDD);
-        target.put(tiny + 8, caller);
+        ScriptedMemory target = target(tiny);
+        target.putLong(caller, 0xAAAA);
+        target.putLong(tiny, 0xDDDD);
+        target.putLong(tiny + 8, caller);
         // Popped, its code cleared, between the thread state and the second copy.
-        target.changeAfter = 1;
-        target.afterFirstRange = () -> target.put(tiny, 0);
+        target.afterRange(1, () -> target.putLong(tiny, 0));
         StackCopy copy = new StackCopy(THREAD);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         byte[] header = new byte[FRAME_SIZE];
@@ -315,9 +267,9 @@ class StackCopyTest {
     @Test
     void aStackThatStoodStillPasses() throws Exception {
         long caller = CHUNK + 0x100, callee = CHUNK + 0x200;
-        ChangingTarget target = target(callee);
-        target.put(caller, 0xAAAA);
-        target.put(callee + 8, caller);
+        ScriptedMemory target = target(callee);
+        target.putLong(caller, 0xAAAA);
+        target.putLong(callee + 8, caller);
         StackCopy copy = new StackCopy(THREAD);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
 
@@ -330,12 +282,12 @@ class StackCopyTest {
     @Test
     void framesComeFromTheCopyAsTheyWereWhenCopied() throws Exception {
         long frame = CHUNK + 0x100;
-        ChangingTarget target = target(frame);
-        target.put(frame, 0xAAAA);
+        ScriptedMemory target = target(frame);
+        target.putLong(frame, 0xAAAA);
         // The frame changes after the copy: the walk must see it as copied, between the two states.
         StackCopy copy = new StackCopy(THREAD);
         read(copy, new SnapshotReader(target), target);
-        target.put(frame, 0xBBBB);
+        target.putLong(frame, 0xBBBB);
 
         byte[] header = new byte[FRAME_SIZE];
         assertThat(copy.frame(frame, header)).isTrue();
@@ -345,8 +297,8 @@ class StackCopyTest {
 
     @Test
     void aFrameOutsideTheChunkIsMissedOnceThenCopied() throws Exception {
-        ChangingTarget target = target(HEAP_FRAME);
-        target.put(HEAP_FRAME, 0xCCCC);
+        ScriptedMemory target = target(HEAP_FRAME);
+        target.putLong(HEAP_FRAME, 0xCCCC);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = new StackCopy(THREAD);
         byte[] header = new byte[FRAME_SIZE];
@@ -366,9 +318,9 @@ class StackCopyTest {
     void framesOfCallsTheThreadSwitchesBetweenAreAllCopiedAfterAMiss() throws Exception {
         // 3.10: two calls in turn, each with its frame object far from the other's.
         long other = HEAP_FRAME + 0x10_0000;
-        ChangingTarget target = target(HEAP_FRAME);
-        target.put(HEAP_FRAME, 0xAAAA);
-        target.put(other, 0xBBBB);
+        ScriptedMemory target = target(HEAP_FRAME);
+        target.putLong(HEAP_FRAME, 0xAAAA);
+        target.putLong(other, 0xBBBB);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = new StackCopy(THREAD);
         byte[] header = new byte[FRAME_SIZE];
@@ -396,7 +348,7 @@ class StackCopyTest {
     @Test
     void aPlannedRangeThatIsGoneFailsOnceAndIsDropped() throws Exception {
         long gone = 0x7000_1000L;
-        ChangingTarget target = target(gone);
+        ScriptedMemory target = target(gone);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = new StackCopy(THREAD);
         read(copy, reader, target);
@@ -410,8 +362,8 @@ class StackCopyTest {
 
     @Test
     void aGarbageThreadStateCopiesNoChunk() throws Exception {
-        ChangingTarget target = target(CHUNK + 0x100);
-        target.put(TSTATE + THREAD.datastackLimit(), CHUNK + (1L << 40));
+        ScriptedMemory target = target(CHUNK + 0x100);
+        target.putLong(TSTATE + THREAD.datastackLimit(), CHUNK + (1L << 40));
         StackCopy copy = new StackCopy(THREAD);
 
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
@@ -425,15 +377,15 @@ class StackCopyTest {
             OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), 64);
     private static final long C_STACK_CFRAME = 0x60_0000;
 
-    private static ChangingTarget cframeTarget(long cframe, long current) {
-        ChangingTarget target = target(0);
-        target.put(TSTATE + 16, cframe);
-        target.put(cframe + 8, current);
-        target.put(cframe + 16, TSTATE + 32); // an enclosing eval loop's record
+    private static ScriptedMemory cframeTarget(long cframe, long current) {
+        ScriptedMemory target = target(0);
+        target.putLong(TSTATE + 16, cframe);
+        target.putLong(cframe + 8, current);
+        target.putLong(cframe + 16, TSTATE + 32); // an enclosing eval loop's record
         return target;
     }
 
-    private static boolean readCFrameCopy(StackCopy copy, SnapshotReader reader, ChangingTarget target)
+    private static boolean readCFrameCopy(StackCopy copy, SnapshotReader reader, ScriptedMemory target)
             throws MemoryAccessException {
         byte[] state = new byte[CFRAME_THREAD.readLength()];
         target.read(TSTATE, state, 0, state.length);
@@ -444,7 +396,7 @@ class StackCopyTest {
     @Test
     void aCFrameOnTheCStackIsCopiedFromTheNextReadOn() throws Exception {
         long frame = CHUNK + 0x100;
-        ChangingTarget target = cframeTarget(C_STACK_CFRAME, frame);
+        ScriptedMemory target = cframeTarget(C_STACK_CFRAME, frame);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = new StackCopy(CFRAME_THREAD);
 
@@ -462,7 +414,7 @@ class StackCopyTest {
 
     @Test
     void aFrameReachingAboveTheDataStacksTopIsALeftover() throws Exception {
-        ChangingTarget target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
+        ScriptedMemory target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = new StackCopy(CFRAME_THREAD);
         readCFrameCopy(copy, reader, target);
@@ -479,18 +431,18 @@ class StackCopyTest {
     void recordsOfNestedEvalLoopsStayInTheCopy() throws Exception {
         // sorted() with a Python key: the thread switches between two records at every call.
         long inner = C_STACK_CFRAME - 0x200;
-        ChangingTarget target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
-        target.put(inner + 8, CHUNK + 0x180);
-        target.put(inner + 16, C_STACK_CFRAME);
+        ScriptedMemory target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
+        target.putLong(inner + 8, CHUNK + 0x180);
+        target.putLong(inner + 16, C_STACK_CFRAME);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = new StackCopy(CFRAME_THREAD);
         for (long record : new long[] {C_STACK_CFRAME, inner, C_STACK_CFRAME, inner}) {
-            target.put(TSTATE + 16, record);
+            target.putLong(TSTATE + 16, record);
             readCFrameCopy(copy, reader, target);
             copy.current();
             copy.finishWalk();
         }
-        target.put(TSTATE + 16, C_STACK_CFRAME);
+        target.putLong(TSTATE + 16, C_STACK_CFRAME);
         readCFrameCopy(copy, reader, target);
         assertThat(copy.current()).isEqualTo(CHUNK + 0x100);
         assertThat(copy.currentProven()).as("the outer record is still in the copy").isTrue();
@@ -499,7 +451,7 @@ class StackCopyTest {
 
     @Test
     void aCFrameThatChangesBetweenTheCopiesIsNotProven() throws Exception {
-        ChangingTarget target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
+        ScriptedMemory target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = new StackCopy(CFRAME_THREAD);
         readCFrameCopy(copy, reader, target);
@@ -507,8 +459,7 @@ class StackCopyTest {
         copy.finishWalk();
         // A call pushes a frame while the stack is copied: the record's first copy (range 0, before the
         // chunk) is older than the thread state.
-        target.changeAfter = 0;
-        target.afterFirstRange = () -> target.put(C_STACK_CFRAME + 8, CHUNK + 0x200);
+        target.afterRange(0, () -> target.putLong(C_STACK_CFRAME + 8, CHUNK + 0x200));
 
         assertThat(readCFrameCopy(copy, reader, target)).isTrue();
         copy.current();
@@ -517,8 +468,8 @@ class StackCopyTest {
 
     @Test
     void aCFrameThatReadsAsZerosIsNamedAsLost() throws Exception {
-        ChangingTarget target = cframeTarget(C_STACK_CFRAME, 0);
-        target.put(C_STACK_CFRAME + 16, 0); // a core that left the C stack out
+        ScriptedMemory target = cframeTarget(C_STACK_CFRAME, 0);
+        target.putLong(C_STACK_CFRAME + 16, 0); // a core that left the C stack out
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = new StackCopy(CFRAME_THREAD);
         readCFrameCopy(copy, reader, target);
@@ -534,8 +485,8 @@ class StackCopyTest {
     @Test
     void theThreadStatesOwnRootCFrameIsReadFromTheThreadState() throws Exception {
         // No eval loop runs: the thread state points at its own root record, which names no frame.
-        ChangingTarget target = cframeTarget(TSTATE + 32, 0);
-        target.put(TSTATE + 32 + 16, 0);
+        ScriptedMemory target = cframeTarget(TSTATE + 32, 0);
+        target.putLong(TSTATE + 32 + 16, 0);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = new StackCopy(CFRAME_THREAD);
 

@@ -1,4 +1,4 @@
-package dev.remora.domain.testing;
+package dev.remora.ports.testing;
 
 /** Deterministic noise for fake memories: the same input always gives the same well-mixed word. */
 public final class Noise {

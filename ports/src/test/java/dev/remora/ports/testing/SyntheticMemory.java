@@ -1,21 +1,20 @@
-package dev.remora.domain.walk;
+package dev.remora.ports.testing;
 
-import dev.remora.domain.testing.Noise;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
 
 import java.util.function.LongUnaryOperator;
 
 /** Memory whose every aligned 8-byte word is a function of its address: garbage of a chosen shape. */
-record SyntheticMemory(LongUnaryOperator wordAt) implements RemoteMemory {
+public record SyntheticMemory(LongUnaryOperator wordAt) implements RemoteMemory {
 
     /** Deterministic noise: every pointer, size and count is garbage. */
-    static SyntheticMemory noise(long seed) {
+    public static SyntheticMemory noise(long seed) {
         return new SyntheticMemory(address -> Noise.mix(address ^ seed));
     }
 
     /** Every word holds the same value, so every list and chain points back into itself. */
-    static SyntheticMemory constant(long value) {
+    public static SyntheticMemory constant(long value) {
         return new SyntheticMemory(address -> value);
     }
 

@@ -1,16 +1,12 @@
-package dev.remora.domain.walk;
+package dev.remora.domain.threads;
 
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DebugOffsetsDecoder;
 import dev.remora.domain.offsets.PythonVersion;
-import dev.remora.ports.MemoryAccessException;
-import dev.remora.ports.RemoteMemory;
+import dev.remora.ports.testing.ScriptedMemory;
 import org.junit.jupiter.api.Test;
-
-import java.util.HashMap;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,24 +18,9 @@ class NativeThreadIdsTest {
     private static final long OTHER_PTHREAD = 0x7000_9000L;
     private static final int TID_AT = 0x2d0;
 
-    /** 4-byte words; everything else reads as zeros. */
-    private static final class Words implements RemoteMemory {
-        final Map<Long, Integer> ints = new HashMap<>();
-
-        @Override
-        public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
-            for (int i = 0; i < length; i += 4) {
-                int v = ints.getOrDefault(address + i, 0);
-                for (int b = 0; b < 4 && i + b < length; b++) {
-                    dst[offset + i + b] = (byte) (v >>> (8 * b));
-                }
-            }
-        }
-
-        @Override
-        public String backendName() {
-            return "fake";
-        }
+    /** Everything up to the pthread structs reads, as zeros where nothing was put. */
+    private static ScriptedMemory memory() {
+        return ScriptedMemory.live().zeroFilledBelow(0x7001_0000L);
     }
 
     private static byte[] state(DebugOffsets.Thread t, long pthread) {
@@ -51,9 +32,9 @@ class NativeThreadIdsTest {
     @Test
     void theTidOffsetIsLearnedFromTheMainThread() throws Exception {
         DebugOffsets.Thread t = DebugOffsetsDecoder.fromHeaders(new PythonVersion(3, 10, 13, 0xF, 0)).thread();
-        Words memory = new Words();
-        memory.ints.put(MAIN_PTHREAD + TID_AT, PID);
-        memory.ints.put(OTHER_PTHREAD + TID_AT, PID + 1);
+        ScriptedMemory memory = memory();
+        memory.putInt(MAIN_PTHREAD + TID_AT, PID);
+        memory.putInt(OTHER_PTHREAD + TID_AT, PID + 1);
         SnapshotReader reader = new SnapshotReader(memory);
         NativeThreadIds ids = new NativeThreadIds(t, PID);
 
@@ -67,8 +48,8 @@ class NativeThreadIdsTest {
     @Test
     void insideAPidNamespaceTheIdsAreUnknownNotZero() throws Exception {
         DebugOffsets.Thread t = DebugOffsetsDecoder.fromHeaders(new PythonVersion(3, 10, 13, 0xF, 0)).thread();
-        Words memory = new Words();
-        memory.ints.put(MAIN_PTHREAD + TID_AT, 1); // the namespace's id of the main thread
+        ScriptedMemory memory = memory();
+        memory.putInt(MAIN_PTHREAD + TID_AT, 1); // the namespace's id of the main thread
         SnapshotReader reader = new SnapshotReader(memory);
         NativeThreadIds ids = new NativeThreadIds(t, PID);
 
