@@ -4,6 +4,8 @@ import dev.remora.domain.memory.LongIntMap;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
 
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,6 +21,7 @@ public final class CapturedMemory implements RemoteMemory {
     // Primitive keys: a boxed lookup would put allocations of its own into the walker's figures.
     private final LongIntMap pageIndex = new LongIntMap(256);
     private final List<byte[]> pages = new ArrayList<>();
+    private final List<Long> pageAddresses = new ArrayList<>();
     private boolean capturing = true;
 
     public CapturedMemory(RemoteMemory live) {
@@ -56,6 +59,7 @@ public final class CapturedMemory implements RemoteMemory {
         live.read(page, bytes, 0, PAGE);
         pageIndex.put(page, pages.size());
         pages.add(bytes);
+        pageAddresses.add(page);
         return bytes;
     }
 
@@ -80,5 +84,14 @@ public final class CapturedMemory implements RemoteMemory {
     @Override
     public String backendName() {
         return "captured";
+    }
+
+    /** Each captured page: its address, then its bytes. */
+    public void writePages(DataOutputStream out) throws IOException {
+        out.writeInt(pages.size());
+        for (int i = 0; i < pages.size(); i++) {
+            out.writeLong(pageAddresses.get(i));
+            out.write(pages.get(i));
+        }
     }
 }

@@ -11,9 +11,19 @@ import java.util.Optional;
 /** A process image with nothing to say, for tests that give the domain its memory and layout directly. */
 public final class EmptyProcessImage implements ProcessImage {
 
+    private final int pid;
+
+    public EmptyProcessImage() {
+        this(4242);
+    }
+
+    public EmptyProcessImage(int pid) {
+        this.pid = pid;
+    }
+
     @Override
     public int pid() {
-        return 4242;
+        return pid;
     }
 
     @Override

@@ -105,6 +105,10 @@ public final class ScriptedMemory implements RemoteMemory {
     }
 
     public ScriptedMemory putBytes(long address, byte[] bytes) {
+        if (address % PAGE == 0 && bytes.length == PAGE) {
+            pages.put(address / PAGE, bytes.clone());
+            return this;
+        }
         for (int i = 0; i < bytes.length; i++) {
             putByte(address + i, bytes[i]);
         }

@@ -1,0 +1,220 @@
+package dev.remora.domain.walk;
+
+import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.ProcessStacks;
+import dev.remora.domain.model.StackProblem;
+import dev.remora.domain.model.StackVisitor;
+import dev.remora.domain.model.ThreadStack;
+import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.domain.testing.CapturedImage;
+import dev.remora.domain.testing.EmptyProcessImage;
+import dev.remora.ports.testing.ScriptedMemory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole walk (process, threads, stack copies, proofs, code objects, line tables) over memory
+ * captured from real parked processes of each frame shape (see {@link CapturedImage}), without root:
+ * its stacks must equal those the process recorded of itself, also when a stack moves between the
+ * two copies of a read, and the frame marker must be kept, or refused, without a wrong stack.
+ */
+class CapturedWalkTest {
+
+    static List<String> images() {
+        return CapturedImage.NAMES;
+    }
+
+    private static final SnapshotOptions ALL = SnapshotOptions.of(SnapshotOptions.Threads.ALL);
+
+    private record Attached(CapturedImage image, ScriptedMemory memory, PythonProcess process) {}
+
+    private static Attached attach(String name, ScriptedMemory empty) throws Exception {
+        CapturedImage image = CapturedImage.load(name);
+        ScriptedMemory memory = image.memory(empty);
+        return new Attached(image, memory, PythonProcess.at(new EmptyProcessImage(image.pid()), memory, image.runtime(memory)));
+    }
+
+    /** Each thread's frames in the image's stack format, by thread id. */
+    private static TreeMap<Long, List<String>> byThread(List<String> lines) {
+        TreeMap<Long, List<String>> threads = new TreeMap<>();
+        for (String line : lines) {
+            threads.computeIfAbsent(Long.parseLong(line.substring(0, line.indexOf('\t'))), t -> new ArrayList<>()).add(line);
+        }
+        return threads;
+    }
+
+    private static TreeMap<Long, List<String>> byThread(ProcessStacks stacks) {
+        List<String> lines = new ArrayList<>();
+        for (var interpreter : stacks.interpreters()) {
+            for (ThreadStack thread : interpreter.threads()) {
+                assertThat(thread.problem()).as("thread %d", thread.threadId()).isEmpty();
+                for (FrameInfo f : thread.frames()) {
+                    lines.add(line(thread.threadId(), f));
+                }
+            }
+        }
+        return byThread(lines);
+    }
+
+    /** A frame in the image's stack format. */
+    private static String line(long thread, FrameInfo f) {
+        return String.join("\t", Long.toString(thread), f.function(), f.file(), Integer.toString(f.location().line()),
+                Integer.toString(f.location().endLine()), Integer.toString(f.location().column()),
+                Integer.toString(f.location().endColumn()));
+    }
+
+    @ParameterizedTest
+    @MethodSource("images")
+    void aDumpOfTheCapturedMemoryEqualsWhatTheProcessRecorded(String name) throws Exception {
+        Attached core = attach(name, ScriptedMemory.core());
+
+        assertThat(byThread(core.process().snapshot(ALL))).isEqualTo(byThread(core.image().stacks()));
+    }
+
+    @ParameterizedTest
+    @MethodSource("images")
+    void aLiveWalkThatRidesItsBatchesStaysExact(String name) throws Exception {
+        Attached live = attach(name, ScriptedMemory.live());
+        TreeMap<Long, List<String>> expected = byThread(live.image().stacks());
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(byThread(live.process().snapshot(ALL))).as("snapshot %d", i).isEqualTo(expected);
+        }
+        assertThat(live.process().stats().checksFromBatch()).as("walks proven by a batch's second copies").isPositive();
+    }
+
+    /**
+     * What one walk (no snapshot-level retry) found: each thread's frames in the image's format, its
+     * problem, and where its current frame is.
+     */
+    private record OneWalk(TreeMap<Long, List<String>> frames, List<String> problems, Map<Long, Long> currentFrames) {}
+
+    private static OneWalk walkOnce(PythonProcess process) throws Exception {
+        List<String> lines = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        Map<Long, Long> currentFrames = new HashMap<>();
+        process.sample(ALL, new StackVisitor() {
+            private long thread;
+
+            @Override
+            public boolean beginThread(long interpreterId, long threadId, int status) {
+                thread = threadId;
+                return true;
+            }
+
+            @Override
+            public void frame(FrameInfo f) {
+                lines.add(line(thread, f));
+            }
+
+            @Override
+            public void pythonFrame(FrameInfo f, long frameAddress, long codeAddress) {
+                currentFrames.putIfAbsent(thread, frameAddress);
+                frame(f);
+            }
+
+            @Override
+            public void endThread(Optional<StackProblem> problem) {
+                problem.ifPresent(p -> problems.add(thread + ": " + p));
+            }
+        });
+        return new OneWalk(byThread(lines), problems, currentFrames);
+    }
+
+    /** The address of the main thread's current frame, as a walk of the image finds it. */
+    private static long mainThreadsCurrentFrame(String name) throws Exception {
+        Attached core = attach(name, ScriptedMemory.core());
+        OneWalk walk = walkOnce(core.process());
+        assertThat(walk.problems()).isEmpty();
+        return walk.currentFrames().get((long) core.image().pid());
+    }
+
+    private static DebugOffsets.Frame frameOffsets(Attached attached) throws Exception {
+        return attached.image().runtime(attached.memory()).offsets().frame();
+    }
+
+    @ParameterizedTest
+    @MethodSource("images")
+    void aStackThatMovesBetweenItsTwoCopiesIsReadAgainAndComesOutExact(String name) throws Exception {
+        long frame = mainThreadsCurrentFrame(name);
+        Attached live = attach(name, ScriptedMemory.live());
+        ScriptedMemory memory = live.memory();
+        long link = frame + frameOffsets(live).previous();
+        long caller = memory.getLong(link);
+        walkOnce(live.process()); // plans the copies: the next walk's ride along with its batch
+        AtomicInteger moves = new AtomicInteger();
+        // First copy as it was; the second sees the link changed; the copy read again, as it was again.
+        memory.beforeReadOf(link, () -> memory.beforeReadOf(link, () -> {
+            memory.putLong(link, caller + 0x40);
+            moves.incrementAndGet();
+            memory.beforeReadOf(link, () -> memory.putLong(link, caller));
+        }));
+
+        OneWalk walk = walkOnce(live.process());
+
+        assertThat(moves).as("the race happened").hasValue(1);
+        assertThat(memory.getLong(link)).as("and was undone").isEqualTo(caller);
+        assertThat(walk.problems()).isEmpty();
+        assertThat(walk.frames()).isEqualTo(byThread(live.image().stacks()));
+    }
+
+    @Test
+    void aStackThatNeverHoldsStillIsAnErrorAfterEveryRereadWasSpent() throws Exception {
+        String name = "debian-3.15";
+        long frame = mainThreadsCurrentFrame(name);
+        Attached live = attach(name, ScriptedMemory.live());
+        ScriptedMemory memory = live.memory();
+        long link = frame + frameOffsets(live).previous();
+        long caller = memory.getLong(link);
+        // Every read of the frame sees its link other than the read before it saw.
+        Runnable[] flip = new Runnable[1];
+        flip[0] = () -> {
+            memory.putLong(link, memory.getLong(link) == caller ? caller + 0x40 : caller);
+            memory.beforeReadOf(link, flip[0]);
+        };
+        memory.beforeReadOf(link, flip[0]);
+
+        OneWalk walk = walkOnce(live.process());
+
+        // What the last reading met is the error's reason (here: a link into the middle of a frame).
+        assertThat(walk.problems()).singleElement().asString().startsWith(live.image().pid() + ": ").contains("rereads=32");
+    }
+
+    @Test
+    void theFrameMarkerLetsLaterWalksReuseTheFramesBelowIt() throws Exception {
+        Attached live = attach("debian-3.15", ScriptedMemory.live().acceptWrites());
+        live.process().useFrameMarkers();
+        TreeMap<Long, List<String>> expected = byThread(live.image().stacks());
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(byThread(live.process().snapshot(ALL))).as("snapshot %d", i).isEqualTo(expected);
+        }
+        WalkStats stats = live.process().stats();
+        assertThat(live.memory().writes()).as("markers written").isNotEmpty();
+        assertThat(stats.framesBelowMarker()).as("frames reused below a marker").isPositive();
+    }
+
+    @Test
+    void aMarkerTheTargetRefusesLeavesEveryWalkWhole() throws Exception {
+        Attached live = attach("debian-3.15", ScriptedMemory.live().refuseWrites());
+        live.process().useFrameMarkers();
+        TreeMap<Long, List<String>> expected = byThread(live.image().stacks());
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(byThread(live.process().snapshot(ALL))).as("snapshot %d", i).isEqualTo(expected);
+        }
+        assertThat(live.memory().writes()).as("writes tried").isNotEmpty();
+        assertThat(live.process().stats().framesBelowMarker()).as("no frame reused below a marker never written").isZero();
+    }
+}
