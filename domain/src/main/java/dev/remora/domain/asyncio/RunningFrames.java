@@ -16,9 +16,6 @@ import java.util.List;
  */
 final class RunningFrames {
 
-    /** Deeper than any real stack; a longer chain is garbage. */
-    static final int MAX_DEPTH = 1 << 18;
-
     private final AsyncContext context;
     private final FrameShape shape;
     private final byte[] buffer;
@@ -34,7 +31,7 @@ final class RunningFrames {
             throws MemoryAccessException, MalformedObjectException, InconsistentGraph {
         List<LocatedFrame> frames = new ArrayList<>();
         long address = context.reader().readLong(threadState + context.offsets().thread().currentFrame());
-        ChainGuard guard = new ChainGuard(MAX_DEPTH, address);
+        ChainGuard guard = new ChainGuard(FrameShape.MAX_DEPTH, address);
         while (address != 0) {
             context.reader().read(address, buffer, 0, buffer.length);
             int owner = shape.owner(buffer, 0);
@@ -52,7 +49,7 @@ final class RunningFrames {
             address = shape.previous(buffer, 0);
             if (address != 0 && !guard.step(address)) {
                 throw new InconsistentGraph("frame chain of thread state 0x%x %s".formatted(threadState,
-                        guard.tooLong() ? "is deeper than " + MAX_DEPTH : "loops"));
+                        guard.tooLong() ? "is deeper than " + FrameShape.MAX_DEPTH : "loops"));
             }
         }
         // The task is running but not inside its coroutine: the C code of its step runs before the

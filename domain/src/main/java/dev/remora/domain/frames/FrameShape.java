@@ -15,6 +15,9 @@ import dev.remora.ports.MemoryAccessException;
  */
 public abstract sealed class FrameShape permits FrameObjects, InterpreterFrames {
 
+    /** Frames in a chain deeper than any real stack (Python frames do not use the C stack since 3.11): garbage. */
+    public static final int MAX_DEPTH = 1 << 18;
+
     private final DebugOffsets.Frame offsets;
     private final VersionLayout layout;
     private final FrameOwners owners;

@@ -54,8 +54,7 @@ final class StackCopy implements SnapshotReader.Rider {
     private long chunkEnd;
     private boolean missed;
     private boolean currentProven;
-    private final long[] recentCFrames = new long[4];
-    private int nextCFrame;
+    private final RecentCFrames recentCFrames = new RecentCFrames();
     private long lostCFrame;
     private boolean lastFromBatch;
 
@@ -206,7 +205,7 @@ final class StackCopy implements SnapshotReader.Rider {
             return Bytes.getLong(lastState, (int) (cframe - tstate + thread.currentFrame()));
         }
         int size = (int) c.size();
-        remember(cframe);
+        recentCFrames.remember(cframe);
         for (int r = stackRanges - 1; r >= 0; r--) {
             long delta = cframe - ranges.start(r);
             if (delta >= 0 && delta <= ranges.length(r) - size) {
@@ -249,24 +248,6 @@ final class StackCopy implements SnapshotReader.Rider {
         return currentProven;
     }
 
-    /**
-     * Whether every walked frame that the copy held reads the same in the second copy: its link to its
-     * caller (or, a generator's frame, no link: it yielded since) and its code. (A caller's instruction
-     * may have moved on between the copies, to its next call: its line is the one it had during the
-     * first.)
-     */
-    boolean unchangedInSecondCopy(WalkedFrames walked, FrameShape shape, InnermostReading innermost) {
-        for (int i = innermost.firstChecked(); i < walked.frames(); i++) {
-            // A frame read apart is not among those copied.
-            int at = secondCopyOf(walked.address(i), shape.size());
-            if (at >= 0 && (!walked.callerLink(i).holds(walked.previous(i), shape.previous(bytes, at))
-                    || shape.rawExecutable(bytes, at) != walked.executable(i))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Where the second copy of stack range {@code r} is among the ranges read. */
     private int secondCopy(int r) {
         return 2 * stackRanges - r;
@@ -289,12 +270,17 @@ final class StackCopy implements SnapshotReader.Rider {
         return r < 0 ? -1 : ranges.offset(r) + (int) (address - ranges.start(r));
     }
 
-    /** Where the second copy holds {@code n} bytes at {@code address} in {@link #bytes}, or -1. */
-    private int secondCopyOf(long address, int n) {
+    /** Where the second copy holds {@code n} bytes at {@code address} in {@link #bytes()}, or -1. */
+    int secondCopyOf(long address, int n) {
         int r = rangeHolding(address, n);
         return r < 0 ? -1 : ranges.offset(secondCopy(r)) + (int) (address - ranges.start(r));
     }
 
+
+    /** The copy's bytes, where {@link #secondCopyOf} points; valid until the next read. */
+    byte[] bytes() {
+        return bytes;
+    }
 
     /** The thread state as read between the copies of the stack, from offset 0. */
     byte[] stateBytes() {
@@ -321,60 +307,6 @@ final class StackCopy implements SnapshotReader.Rider {
         return true;
     }
 
-    /**
-     * Copies the second copy of a frame into {@code dst} when it shows the frame linked to a caller
-     * under the same code: a generator's frame read as suspended in the first copy (no caller), resumed
-     * by the moment of the thread state that names a frame above it. False when the copy holds no such
-     * second reading; {@code dst} then keeps the first.
-     */
-    boolean resumedInSecondCopy(long address, byte[] dst, FrameShape shape) {
-        int at = secondCopyOf(address, dst.length);
-        if (at < 0 || shape.previous(bytes, at) == 0 || shape.rawExecutable(bytes, at) != shape.rawExecutable(dst, 0)) {
-            return false;
-        }
-        System.arraycopy(bytes, at, dst, 0, dst.length);
-        return true;
-    }
-
-    /**
-     * The innermost frame as it stood when the thread state named it, {@code dst} holding its first copy.
-     * Where a popped frame's code reads cleared (3.14+ clears it; a freed 3.10 frame object may read so):
-     * the frame at {@code address} in the second copy when the first found the slot cleared (copied
-     * before the push), its bytes then replacing {@code dst}'s; a frame popped before the second copy
-     * is taken from the first. A microsecond call is the innermost frame a proof
-     * of both copies rejects most often, and a tick read again after such a rejection lands mostly
-     * between calls. Another frame in the slot is left to the proof: taking it showed impossible
-     * stacks on a target that churns through calls.
-     */
-    InnermostReading innermost(long address, byte[] dst, FrameShape shape) {
-        int at = secondCopyOf(address, dst.length);
-        if (at < 0) {
-            return InnermostReading.BOTH_COPIES;
-        }
-        boolean firstLive = shape.executable(dst, 0) != 0;
-        boolean secondLive = shape.executable(bytes, at) != 0;
-        if (secondLive && !firstLive) {
-            // Pushed into a slot its last frame had cleared, after the first copy.
-            System.arraycopy(bytes, at, dst, 0, dst.length);
-            return InnermostReading.BOTH_COPIES;
-        }
-        // Popped (its code cleared) before the second copy; any other change is the proof's to judge.
-        return firstLive && !secondLive ? InnermostReading.FIRST_COPY_ONLY : InnermostReading.BOTH_COPIES;
-    }
-
-    /** Which copies hold the innermost frame as the walk read it. */
-    enum InnermostReading {
-        /** Both copies hold the walked frame (or it came from neither): each is checked against its second. */
-        BOTH_COPIES,
-        /** Popped (its code cleared) by the second copy: the first holds it, the second cannot prove it. */
-        FIRST_COPY_ONLY;
-
-        /** The first frame whose second copy must match. */
-        int firstChecked() {
-            return this == FIRST_COPY_ONLY ? 1 : 0;
-        }
-    }
-
     /** Whether the walk met a frame the copy lacked. */
     boolean missed() {
         return missed;
@@ -388,32 +320,12 @@ final class StackCopy implements SnapshotReader.Rider {
      */
     void finishWalk() {
         if (thread.cframe().isPresent()) {
-            int size = (int) thread.cframe().get().size();
-            for (long cframe : recentCFrames) {
-                if (cframe != 0) {
-                    nextExtras.add(cframe, size);
-                }
-            }
+            recentCFrames.planInto(nextExtras, (int) thread.cframe().get().size());
         }
         if (missed) {
             extras.addAll(nextExtras);
         } else {
             extras.copyFrom(nextExtras);
         }
-    }
-
-    /**
-     * Keeps the last few records (3.11, 3.12) among the extras: C code calling back into Python (sorted()
-     * with a Python key) switches the thread between the records of nested eval loops at every call,
-     * and a copy that held only the last one seen would miss the other every other time.
-     */
-    private void remember(long cframe) {
-        for (long known : recentCFrames) {
-            if (known == cframe) {
-                return;
-            }
-        }
-        recentCFrames[nextCFrame] = cframe;
-        nextCFrame = (nextCFrame + 1) % recentCFrames.length;
     }
 }

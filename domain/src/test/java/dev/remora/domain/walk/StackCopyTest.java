@@ -41,6 +41,11 @@ class StackCopyTest {
             OptionalLong.of(24), OptionalLong.of(32), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
             OptionalLong.empty(), OptionalLong.empty(), 64);
 
+    /** The copy's proof, over the copy as last read. */
+    private static CopiedFrames proof(StackCopy copy) {
+        return new CopiedFrames(null, SHAPE).over(copy);
+    }
+
     private static ScriptedMemory target(long current) {
         // Everything below the heap's end reads (zeros where nothing was put); above it nothing is mapped.
         ScriptedMemory target = ScriptedMemory.live().zeroFilledBelow(0x7000_0000L);
@@ -117,7 +122,8 @@ class StackCopyTest {
 
         assertThat(copy.current()).isEqualTo(callee);
         assertThat(walked.executable(1)).as("the first copy").isEqualTo(0xAAAA);
-        assertThat(copy.unchangedInSecondCopy(walked, SHAPE, StackCopy.InnermostReading.BOTH_COPIES)).as("the replaced caller is caught").isFalse();
+        assertThat(proof(copy).unchangedInSecondCopy(walked, CopiedFrames.InnermostReading.BOTH_COPIES))
+                .as("the replaced caller is caught").isFalse();
     }
 
     /** The frames as {@link #walk} reads them, each with its own link to its caller. */
@@ -159,10 +165,10 @@ class StackCopyTest {
         assertThat(read(copy, reader, target)).isTrue();
         long[] frames = {tiny, HEAP_FRAME, caller};
 
-        assertThat(copy.unchangedInSecondCopy(walk(copy, frames, CallerLink.FIXED, CallerLink.RESUMABLE, CallerLink.FIXED),
-                SHAPE, StackCopy.InnermostReading.BOTH_COPIES)).as("a generator's cleared link: it yielded since").isTrue();
-        assertThat(copy.unchangedInSecondCopy(walk(copy, frames, CallerLink.FIXED, CallerLink.FIXED, CallerLink.FIXED),
-                SHAPE, StackCopy.InnermostReading.BOTH_COPIES)).as("any other frame's: popped").isFalse();
+        assertThat(proof(copy).unchangedInSecondCopy(walk(copy, frames, CallerLink.FIXED, CallerLink.RESUMABLE, CallerLink.FIXED),
+                CopiedFrames.InnermostReading.BOTH_COPIES)).as("a generator's cleared link: it yielded since").isTrue();
+        assertThat(proof(copy).unchangedInSecondCopy(walk(copy, frames, CallerLink.FIXED, CallerLink.FIXED, CallerLink.FIXED),
+                CopiedFrames.InnermostReading.BOTH_COPIES)).as("any other frame's: popped").isFalse();
     }
 
     @Test
@@ -179,7 +185,7 @@ class StackCopyTest {
         assertThat(copy.frame(HEAP_FRAME, header)).isTrue();
         assertThat(Bytes.getLong(header, 8)).as("first copy: suspended").isZero();
 
-        assertThat(copy.resumedInSecondCopy(HEAP_FRAME, header, SHAPE)).isTrue();
+        assertThat(proof(copy).resumedInSecondCopy(HEAP_FRAME, header)).isTrue();
         assertThat(Bytes.getLong(header, 8)).isEqualTo(caller);
     }
 
@@ -197,7 +203,7 @@ class StackCopyTest {
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(HEAP_FRAME, header);
 
-        assertThat(copy.resumedInSecondCopy(HEAP_FRAME, header, SHAPE)).isFalse();
+        assertThat(proof(copy).resumedInSecondCopy(HEAP_FRAME, header)).isFalse();
         assertThat(Bytes.getLong(header, 0)).as("the first copy kept").isEqualTo(0xCCCC);
     }
 
@@ -216,7 +222,7 @@ class StackCopyTest {
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(tiny, header);
 
-        assertThat(copy.innermost(tiny, header, SHAPE)).isEqualTo(StackCopy.InnermostReading.BOTH_COPIES);
+        assertThat(proof(copy).innermost(tiny, header)).isEqualTo(CopiedFrames.InnermostReading.BOTH_COPIES);
         assertThat(Bytes.getLong(header, 0)).isEqualTo(0xDDDD);
         assertThat(Bytes.getLong(header, 8)).isEqualTo(caller);
     }
@@ -237,9 +243,9 @@ class StackCopyTest {
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(tiny, header);
 
-        StackCopy.InnermostReading reading = copy.innermost(tiny, header, SHAPE);
+        CopiedFrames.InnermostReading reading = proof(copy).innermost(tiny, header);
         assertThat(Bytes.getLong(header, 0)).as("as first copied").isEqualTo(0xDDDD);
-        assertThat(copy.unchangedInSecondCopy(walk(copy, tiny, caller), SHAPE, reading)).isFalse();
+        assertThat(proof(copy).unchangedInSecondCopy(walk(copy, tiny, caller), reading)).isFalse();
     }
 
     @Test
@@ -256,12 +262,12 @@ class StackCopyTest {
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(tiny, header);
 
-        StackCopy.InnermostReading reading = copy.innermost(tiny, header, SHAPE);
-        assertThat(reading).isEqualTo(StackCopy.InnermostReading.FIRST_COPY_ONLY);
+        CopiedFrames.InnermostReading reading = proof(copy).innermost(tiny, header);
+        assertThat(reading).isEqualTo(CopiedFrames.InnermostReading.FIRST_COPY_ONLY);
         assertThat(Bytes.getLong(header, 0)).as("as first copied").isEqualTo(0xDDDD);
         WalkedFrames walked = walk(copy, tiny, caller);
-        assertThat(copy.unchangedInSecondCopy(walked, SHAPE, reading)).isTrue();
-        assertThat(copy.unchangedInSecondCopy(walked, SHAPE, StackCopy.InnermostReading.BOTH_COPIES)).isFalse();
+        assertThat(proof(copy).unchangedInSecondCopy(walked, reading)).isTrue();
+        assertThat(proof(copy).unchangedInSecondCopy(walked, CopiedFrames.InnermostReading.BOTH_COPIES)).isFalse();
     }
 
     @Test
@@ -276,7 +282,7 @@ class StackCopyTest {
         WalkedFrames walked = walk(copy, callee, caller);
 
         assertThat(walked.previous(0)).isEqualTo(caller);
-        assertThat(copy.unchangedInSecondCopy(walked, SHAPE, StackCopy.InnermostReading.BOTH_COPIES)).isTrue();
+        assertThat(proof(copy).unchangedInSecondCopy(walked, CopiedFrames.InnermostReading.BOTH_COPIES)).isTrue();
     }
 
     @Test
