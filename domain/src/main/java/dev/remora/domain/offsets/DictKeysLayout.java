@@ -25,10 +25,10 @@ public record DictKeysLayout(int log2IndexBytes, int kind, int entryCount, int i
      * 3.10's {@code struct _dictkeysobject} ({@code Objects/dict-common.h}, not installed):
      * {@code dk_refcnt, dk_size, dk_lookup, dk_usable, dk_nentries, dk_indices[]}.
      */
-    static final DictKeysLayout LEGACY_3_10 = new DictKeysLayout(-1, -1, 32, 40, 0, OptionalInt.of(8));
+    public static final DictKeysLayout LEGACY_3_10 = new DictKeysLayout(-1, -1, 32, 40, 0, OptionalInt.of(8));
 
     /** From a version's generated table. */
-    static DictKeysLayout from(HeaderTable t) {
+    public static DictKeysLayout from(HeaderTable t) {
         return new DictKeysLayout((int) t.require("dict_keys.log2_index_bytes"), (int) t.require("dict_keys.kind"),
                 (int) t.require("dict_keys.nentries"), (int) t.require("dict_keys.indices"),
                 (int) t.require("dict_keys.general_kind"), OptionalInt.empty());

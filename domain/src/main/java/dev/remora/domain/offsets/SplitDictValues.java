@@ -12,7 +12,7 @@ package dev.remora.domain.offsets;
 public record SplitDictValues(int valuesOffset, boolean ordered) {
 
     /** 3.10-3.12: {@code values[]} at the start, no order kept apart. */
-    static final SplitDictValues KEY_ORDER = new SplitDictValues(0, false);
+    public static final SplitDictValues KEY_ORDER = new SplitDictValues(0, false);
     /** 3.13+: {@code capacity, size, embedded, valid} then {@code values[]} at 8. */
-    static final SplitDictValues INSERTION_ORDER = new SplitDictValues(8, true);
+    public static final SplitDictValues INSERTION_ORDER = new SplitDictValues(8, true);
 }

@@ -72,7 +72,7 @@ class DebugOffsetsDecoderTest {
     @Test
     void rejectsAnAbsurdStructSize() {
         byte[] raw = DebugOffsetsFixtures.debugOffsets("3.13");
-        int at = DebugOffsetsLayout.V3_13.bytePosition("thread_state.size").orElseThrow();
+        int at = exported(13).bytePosition("thread_state.size").orElseThrow();
         putLong(raw, at, 1L << 40);
         assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
                 .isInstanceOf(InspectionException.CorruptTarget.class).hasMessageContaining("thread_state.size");
@@ -81,7 +81,7 @@ class DebugOffsetsDecoderTest {
     @Test
     void rejectsAFieldOutsideItsStruct() {
         byte[] raw = DebugOffsetsFixtures.debugOffsets("3.14");
-        int at = DebugOffsetsLayout.V3_14.bytePosition("interpreter_frame.previous").orElseThrow();
+        int at = exported(14).bytePosition("interpreter_frame.previous").orElseThrow();
         putLong(raw, at, 85);
         assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
                 .isInstanceOf(InspectionException.CorruptTarget.class).hasMessageContaining("interpreter_frame.previous");
@@ -118,7 +118,7 @@ class DebugOffsetsDecoderTest {
     @Test
     void rejectsAGeneratorTooSmallForItsFrame() {
         byte[] raw = DebugOffsetsFixtures.debugOffsets("3.15");
-        int at = DebugOffsetsLayout.V3_15.bytePosition("gen_object.gi_iframe").orElseThrow();
+        int at = exported(15).bytePosition("gen_object.gi_iframe").orElseThrow();
         putLong(raw, at, 80);
         assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
                 .isInstanceOf(InspectionException.CorruptTarget.class).hasMessageContaining("gen_object.gi_iframe");
@@ -133,12 +133,17 @@ class DebugOffsetsDecoderTest {
 
     @Test
     void layoutSizesMatchTheStructsOfEachVersion() {
-        assertThat(DebugOffsetsLayout.V3_13.totalSize()).isEqualTo(584);
-        assertThat(DebugOffsetsLayout.V3_14.totalSize()).isEqualTo(760);
-        assertThat(DebugOffsetsLayout.V3_15.totalSize()).isEqualTo(888);
+        assertThat(exported(13).totalSize()).isEqualTo(584);
+        assertThat(exported(14).totalSize()).isEqualTo(760);
+        assertThat(exported(15).totalSize()).isEqualTo(888);
     }
 
     private static void putLong(byte[] raw, int at, long value) {
         ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN).putLong(at, value);
+    }
+
+    /** The debug offsets' field order of CPython 3.{@code minor}. */
+    private static DebugOffsetsLayout exported(int minor) {
+        return VersionLayout.forVersion(new PythonVersion(3, minor, 0, 0xF, 0)).orElseThrow().exported().orElseThrow();
     }
 }
