@@ -1,16 +1,11 @@
 package dev.remora.domain.discovery;
 
 import dev.remora.domain.InspectionException;
-import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.DebugOffsetsDecoder;
 import dev.remora.domain.offsets.PythonVersion;
-import dev.remora.ports.MemoryAccessException;
-import dev.remora.ports.RemoteMemory;
+import dev.remora.ports.testing.ScriptedMemory;
 import org.junit.jupiter.api.Test;
-
-import java.util.HashMap;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -23,41 +18,19 @@ class LayoutCheckTest {
     private static final long FIRST = 0x20_0000;
     private static final long SECOND = 0x30_0000;
 
-    /** 8-byte words; {@code readsUntilSettled} reads see the list half changed, as while a thread starts. */
-    private static final class ListTarget implements RemoteMemory {
-        final Map<Long, Long> words = new HashMap<>();
-        final Map<Long, Long> meanwhile = new HashMap<>();
-        int readsUntilSettled;
-
-        @Override
-        public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
-            boolean settled = readsUntilSettled-- <= 0;
-            Long word = settled || !meanwhile.containsKey(address) ? words.get(address) : meanwhile.get(address);
-            if (word == null) {
-                throw new MemoryAccessException.Unmapped(address);
-            }
-            Bytes.putLong(dst, offset, word);
-        }
-
-        @Override
-        public String backendName() {
-            return "fake";
-        }
-    }
-
     private static DebugOffsets offsets312() throws InspectionException {
         return DebugOffsetsDecoder.fromHeaders(new PythonVersion(3, 12, 1, 0xF, 0));
     }
 
     /** An interpreter with two thread states, laid out as {@code o} says. */
-    private static ListTarget twoThreads(DebugOffsets o) {
-        ListTarget target = new ListTarget();
+    private static ScriptedMemory twoThreads(DebugOffsets o) {
+        ScriptedMemory target = ScriptedMemory.live();
         DebugOffsets.Thread t = o.thread();
-        target.words.put(INTERP + o.interpreter().threadsHead(), FIRST);
-        target.words.put(FIRST + t.interp(), INTERP);
-        target.words.put(FIRST + t.prev(), 0L);
-        target.words.put(FIRST + t.next(), SECOND);
-        target.words.put(SECOND + t.interp(), INTERP);
+        target.putLong(INTERP + o.interpreter().threadsHead(), FIRST);
+        target.putLong(FIRST + t.interp(), INTERP);
+        target.putLong(FIRST + t.prev(), 0L);
+        target.putLong(FIRST + t.next(), SECOND);
+        target.putLong(SECOND + t.interp(), INTERP);
         return target;
     }
 
@@ -70,8 +43,8 @@ class LayoutCheckTest {
     @Test
     void aLayoutThatDoesNotFitIsOneErrorNamingTheVersion() throws Exception {
         DebugOffsets o = offsets312();
-        ListTarget target = twoThreads(o);
-        target.words.put(FIRST + o.thread().interp(), 0xdeadL); // as if interp sat elsewhere in this build
+        ScriptedMemory target = twoThreads(o);
+        target.putLong(FIRST + o.thread().interp(), 0xdeadL); // as if interp sat elsewhere in this build
 
         assertThatThrownBy(() -> new LayoutCheck(target, 42, o).check(INTERP))
                 .isInstanceOf(InspectionException.UnsupportedVersion.class)
@@ -83,12 +56,12 @@ class LayoutCheckTest {
     @Test
     void aListCaughtHalfChangedIsReadAgain() throws Exception {
         DebugOffsets o = offsets312();
-        ListTarget target = twoThreads(o);
+        ScriptedMemory target = twoThreads(o);
         // A thread being linked in: the head's prev is set before the interpreter's head moves.
-        target.meanwhile.put(FIRST + o.thread().prev(), 0x40_0000L);
-        target.readsUntilSettled = 3;
+        target.putLong(FIRST + o.thread().prev(), 0x40_0000L);
+        target.beforeRead(4, () -> target.putLong(FIRST + o.thread().prev(), 0L));
 
         assertThatCode(() -> new LayoutCheck(target, 42, o).check(INTERP)).doesNotThrowAnyException();
-        assertThat(target.readsUntilSettled).as("read more than once").isNegative();
+        assertThat(target.reads()).as("read more than once").isGreaterThan(3);
     }
 }

@@ -31,6 +31,8 @@ public final class ScriptedMemory implements RemoteMemory {
     private int changeAfterRange = -1;
     private Runnable beforeRead;
     private long readOf;
+    private Runnable beforeNth;
+    private int readsBeforeNth;
     private int reads;
     private int batchedReads;
     private long zeroFilledBelow;
@@ -145,6 +147,13 @@ public final class ScriptedMemory implements RemoteMemory {
         return this;
     }
 
+    /** Makes {@code change} once, just before the {@code n}-th read from now (1: the next), batched or not. */
+    public ScriptedMemory beforeRead(int n, Runnable change) {
+        readsBeforeNth = n;
+        beforeNth = change;
+        return this;
+    }
+
     /** Reads so far, a batched read counting once. */
     public int reads() {
         return reads;
@@ -162,13 +171,13 @@ public final class ScriptedMemory implements RemoteMemory {
 
     @Override
     public void read(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
-        reads++;
+        countRead();
         copy(address, dst, offset, length);
     }
 
     @Override
     public int readPrefix(long[] addresses, int[] lengths, byte[] dst, int[] dstOffsets, int count) {
-        reads++;
+        countRead();
         batchedReads++;
         for (int i = 0; i < count; i++) {
             try {
@@ -211,6 +220,15 @@ public final class ScriptedMemory implements RemoteMemory {
     @Override
     public String backendName() {
         return "scripted";
+    }
+
+    private void countRead() {
+        reads++;
+        if (beforeNth != null && --readsBeforeNth <= 0) {
+            Runnable change = beforeNth;
+            beforeNth = null;
+            change.run();
+        }
     }
 
     private void copy(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
