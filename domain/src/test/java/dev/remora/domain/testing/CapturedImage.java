@@ -32,8 +32,9 @@ public record CapturedImage(String name, PythonVersion version, long runtime, St
     /** One page of memory as captured. */
     public record Page(long address, byte[] bytes) {}
 
-    /** The images committed: one per frame shape (3.10's frame objects, 3.12's C frames, 3.15's markers). */
-    public static final List<String> NAMES = List.of("pyenv-3.10.13-shared", "pyenv-3.12.1-shared", "debian-3.15");
+    /** The images committed: one per supported version. */
+    public static final List<String> NAMES = List.of("pyenv-3.10.13-shared", "pyenv-3.11.7-shared", "pyenv-3.12.1-shared",
+            "debian-3.13", "debian-3.14", "debian-3.15");
 
     private static final int MAGIC = 0x524d4931;
     private static final int PAGE = 4096;
