@@ -48,8 +48,28 @@ final class MarkedChain {
     /** Walks since that move that found the marker still on that frame. */
     private int walksOnMove;
 
+    /** The last checks of this thread's marker, kept while it stays where it is: steady walks allocate none. */
+    private MarkerCheck lastHeld = MarkerCheck.NONE;
+    private MarkerCheck lastStands = MarkerCheck.NONE;
+
     boolean anchored() {
         return anchored;
+    }
+
+    /** {@link MarkerCheck#held}, made again only when the marker moved. */
+    MarkerCheck held(long field, long value) {
+        if (lastHeld.field() != field || lastHeld.value() != value) {
+            lastHeld = MarkerCheck.held(field, value);
+        }
+        return lastHeld;
+    }
+
+    /** {@link MarkerCheck#stands}, made again only when the marker moved. */
+    MarkerCheck stands(long field, long value) {
+        if (lastStands.field() != field || lastStands.value() != value) {
+            lastStands = MarkerCheck.stands(field, value);
+        }
+        return lastStands;
     }
 
     void drop() {

@@ -63,7 +63,7 @@ final class MarkerProof {
         long markerField = at.tstate() + markerOffset;
         if (tailAt >= 0) {
             // The marker was proven on the chain before and has not moved since: its frame was not popped.
-            boolean holds = check.holds(reader, walked, at.currentFrameField(), first, MarkerCheck.held(markerField, marker),
+            boolean holds = check.holds(reader, walked, at.currentFrameField(), first, chain.held(markerField, marker),
                     Readback.BATCH_OR_NOW);
             if (holds && walked.frames() <= MOVE_AFTER) {
                 chain.rewriteFrom(tailAt, walked);
@@ -71,10 +71,10 @@ final class MarkerProof {
                 // read before the write sees the marker still in place, so the frames below it still stand.
                 if (stayed && walked.frames() > 1) {
                     boolean stillThere = check.holds(reader, walked, at.currentFrameField(), first,
-                            MarkerCheck.held(markerField, marker), Readback.NOW);
+                            chain.held(markerField, marker), Readback.NOW);
                     // Unwritten, the marker still stands where the chain has it; written, it may sit on a frame
                     // popped just before the write, unless it is seen there afterwards.
-                    boolean moved = stillThere && markFirst(walked, at.tstate(), first);
+                    boolean moved = stillThere && markFirst(walked, chain, at.tstate(), first);
                     chain.moveEnded(moved, first);
                     if (stillThere && !moved) {
                         chain.drop();
@@ -96,7 +96,7 @@ final class MarkerProof {
         }
         boolean holds;
         if (first == marker) {
-            holds = check.holds(reader, walked, at.currentFrameField(), first, MarkerCheck.stands(markerField, first),
+            holds = check.holds(reader, walked, at.currentFrameField(), first, chain.stands(markerField, first),
                     Readback.BATCH_OR_NOW);
             if (holds) {
                 chain.rewriteFrom(0, walked);
@@ -105,7 +105,7 @@ final class MarkerProof {
             // The walked links read again now, apart from any batch: the thread state holds this stack at this moment.
             holds = check.holds(reader, walked, at.currentFrameField(), first, MarkerCheck.NONE, Readback.NOW);
             if (holds) {
-                boolean moved = markFirst(walked, at.tstate(), first);
+                boolean moved = markFirst(walked, chain, at.tstate(), first);
                 if (moved) {
                     chain.rewriteFrom(0, walked);
                 }
@@ -117,10 +117,10 @@ final class MarkerProof {
     }
 
     /** Moves the marker to the current frame of a stack just proven, and reads again to see it there. */
-    private boolean markFirst(WalkedFrames walked, long tstate, long first) throws MemoryAccessException {
+    private boolean markFirst(WalkedFrames walked, MarkedChain chain, long tstate, long first) throws MemoryAccessException {
         return write(tstate, first)
                 && check.holds(reader, walked, tstate + currentFrameOffset, first,
-                MarkerCheck.stands(tstate + markerOffset, first), Readback.NOW);
+                chain.stands(tstate + markerOffset, first), Readback.NOW);
     }
 
     private boolean write(long tstate, long frameAddress) {
