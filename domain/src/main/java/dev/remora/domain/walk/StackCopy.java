@@ -2,7 +2,6 @@ package dev.remora.domain.walk;
 
 import dev.remora.domain.frames.FrameShape;
 import dev.remora.domain.memory.Bytes;
-import dev.remora.domain.memory.RangeList;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.offsets.DebugOffsets;
 
@@ -34,9 +33,7 @@ final class StackCopy implements SnapshotReader.Rider {
     private final int stateLength;
 
     /** The ranges read, in order: extras and chunk, the thread state, then chunk and extras again. */
-    private final RangeList ranges = new RangeList(8);
-    /** Ranges of the stack in each copy; the thread state is range {@code stackRanges}. */
-    private int stackRanges;
+    private final CopyRanges ranges = new CopyRanges();
     /** The copy's bytes: this copy's own buffer, or the snapshot's batch it rode along with. */
     private byte[] bytes;
     private byte[] ownBytes = new byte[4096];
@@ -76,7 +73,7 @@ final class StackCopy implements SnapshotReader.Rider {
     void planFrom(long tstate, byte[] state) {
         ranges.clear();
         for (int i = 0; i < extras.count; i++) {
-            ranges.add(extras.start[i], extras.length[i], 0);
+            ranges.addStack(extras.start[i], extras.length[i]);
         }
         chunk = 0;
         chunkEnd = 0;
@@ -88,13 +85,9 @@ final class StackCopy implements SnapshotReader.Rider {
         if (chunkStart != 0 && top > chunkStart && limit >= top && limit - chunkStart <= MAX_CHUNK_BYTES) {
             chunk = chunkStart;
             chunkEnd = Math.min(limit, top + SLACK);
-            ranges.add(chunk, (int) (chunkEnd - chunk), 0);
+            ranges.addStack(chunk, (int) (chunkEnd - chunk));
         }
-        stackRanges = ranges.count();
-        ranges.add(tstate, stateLength, 0);
-        for (int r = stackRanges - 1; r >= 0; r--) {
-            ranges.add(ranges.start(r), ranges.length(r), 0);
-        }
+        ranges.endWithState(tstate, stateLength);
         fromBatch = false;
     }
 
@@ -115,7 +108,7 @@ final class StackCopy implements SnapshotReader.Rider {
 
     @Override
     public int middle() {
-        return stackRanges;
+        return ranges.stackRanges();
     }
 
     @Override
@@ -158,12 +151,12 @@ final class StackCopy implements SnapshotReader.Rider {
             return true;
         }
         lastFromBatch = false;
-        int total = ranges.packOffsets();
+        int total = ranges.list().packOffsets();
         if (ownBytes.length < total) {
             ownBytes = new byte[Math.max(total, ownBytes.length * 2)];
         }
         bytes = ownBytes;
-        if (reader.readTogether(ranges, bytes) == ranges.count()) {
+        if (reader.readTogether(ranges.list(), bytes) == ranges.count()) {
             keepState();
             return true;
         }
@@ -176,13 +169,13 @@ final class StackCopy implements SnapshotReader.Rider {
 
     /** The thread state read after the stack plans the next read: it is the newest. */
     private void keepState() {
-        System.arraycopy(bytes, ranges.offset(stackRanges), lastState, 0, stateLength);
+        System.arraycopy(bytes, ranges.stateOffset(), lastState, 0, stateLength);
         hasState = true;
     }
 
     /** Whether a failed read may succeed when tried again: it held ranges that are now dropped. */
     boolean plannedExtras() {
-        return stackRanges > (chunk == 0 ? 0 : 1);
+        return ranges.stackRanges() > (chunk == 0 ? 0 : 1);
     }
 
     /**
@@ -200,17 +193,17 @@ final class StackCopy implements SnapshotReader.Rider {
         }
         DebugOffsets.CFrame c = thread.cframe().get();
         long cframe = Bytes.getLong(lastState, (int) c.pointer());
-        long tstate = ranges.start(stackRanges);
+        long tstate = ranges.stateAddress();
         if (cframe - tstate >= 0 && cframe - tstate <= stateLength - c.size()) {
             return Bytes.getLong(lastState, (int) (cframe - tstate + thread.currentFrame()));
         }
         int size = (int) c.size();
         recentCFrames.remember(cframe);
-        for (int r = stackRanges - 1; r >= 0; r--) {
+        for (int r = ranges.stackRanges() - 1; r >= 0; r--) {
             long delta = cframe - ranges.start(r);
             if (delta >= 0 && delta <= ranges.length(r) - size) {
                 int first = ranges.offset(r) + (int) delta;
-                int second = ranges.offset(secondCopy(r)) + (int) delta;
+                int second = ranges.secondOffset(r) + (int) delta;
                 long current = Bytes.getLong(bytes, first + (int) thread.currentFrame());
                 currentProven = Arrays.equals(bytes, first, first + size, bytes, second, second + size);
                 if (current == 0 && Bytes.getLong(bytes, first + (int) c.previous()) == 0) {
@@ -248,34 +241,10 @@ final class StackCopy implements SnapshotReader.Rider {
         return currentProven;
     }
 
-    /** Where the second copy of stack range {@code r} is among the ranges read. */
-    private int secondCopy(int r) {
-        return 2 * stackRanges - r;
-    }
-
-    /** The stack range whose copies hold {@code n} bytes at {@code address}, or -1. */
-    private int rangeHolding(long address, int n) {
-        for (int r = 0; r < stackRanges; r++) {
-            long delta = address - ranges.start(r);
-            if (delta >= 0 && delta <= ranges.length(r) - n) {
-                return r;
-            }
-        }
-        return -1;
-    }
-
-    /** Where the first copy holds {@code n} bytes at {@code address} in {@link #bytes}, or -1. */
-    private int firstCopyOf(long address, int n) {
-        int r = rangeHolding(address, n);
-        return r < 0 ? -1 : ranges.offset(r) + (int) (address - ranges.start(r));
-    }
-
     /** Where the second copy holds {@code n} bytes at {@code address} in {@link #bytes()}, or -1. */
     int secondCopyOf(long address, int n) {
-        int r = rangeHolding(address, n);
-        return r < 0 ? -1 : ranges.offset(secondCopy(r)) + (int) (address - ranges.start(r));
+        return ranges.secondCopyOf(address, n);
     }
-
 
     /** The copy's bytes, where {@link #secondCopyOf} points; valid until the next read. */
     byte[] bytes() {
@@ -298,7 +267,7 @@ final class StackCopy implements SnapshotReader.Rider {
             missed = true;
             return false;
         }
-        int at = firstCopyOf(address, n);
+        int at = ranges.firstCopyOf(address, n);
         if (at < 0) {
             missed = true;
             return false;
