@@ -19,7 +19,7 @@ public final class InterpreterWindow {
     private final byte[] runtimeGilLocked = new byte[4];
     private long address;
 
-    InterpreterWindow(DebugOffsets offsets) {
+    public InterpreterWindow(DebugOffsets offsets) {
         this.offsets = offsets;
         this.fields = offsets.interpreter();
         this.start = firstField(fields);
@@ -27,7 +27,7 @@ public final class InterpreterWindow {
     }
 
     /** Reads the interpreter at {@code address} as part of the snapshot's batch. */
-    void read(SnapshotReader reader, long address) throws MemoryAccessException {
+    public void read(SnapshotReader reader, long address) throws MemoryAccessException {
         this.address = address;
         reader.read(address + start, bytes, 0, bytes.length);
     }

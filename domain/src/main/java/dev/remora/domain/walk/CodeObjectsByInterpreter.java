@@ -2,6 +2,7 @@ package dev.remora.domain.walk;
 
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.objects.ObjectReader;
+import dev.remora.domain.threads.InterpreterWindow;
 import dev.remora.domain.offsets.DebugOffsets;
 
 import java.util.HashMap;
@@ -25,6 +26,18 @@ final class CodeObjectsByInterpreter {
         this.reader = reader;
         this.objects = objects;
         this.offsets = offsets;
+    }
+
+    /**
+     * The cache of the interpreter {@code window} holds, told first the interpreter's code-object
+     * generation where it keeps one: a moved generation drops what the cache held.
+     */
+    CodeObjects of(InterpreterWindow window) {
+        CodeObjects codes = of(window.address());
+        if (window.countsCodeObjectChanges()) {
+            codes.observeGeneration(window.codeObjectGeneration());
+        }
+        return codes;
     }
 
     CodeObjects of(long interpreter) {

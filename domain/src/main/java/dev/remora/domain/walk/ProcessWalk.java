@@ -56,10 +56,7 @@ final class ProcessWalk implements Interpreters.Visitor {
 
     @Override
     public void visit(InterpreterWindow interpreter, Interpreters.Threads list) throws MemoryAccessException {
-        CodeObjects codes = this.codes.of(interpreter.address());
-        if (interpreter.countsCodeObjectChanges()) {
-            codes.observeGeneration(interpreter.codeObjectGeneration());
-        }
+        CodeObjects codes = this.codes.of(interpreter);
         visitor.beginInterpreter(interpreter.id());
         for (int i = 0; i < list.count(); i++) {
             if (!options.allThreads() && list.address(i) != list.main()) {

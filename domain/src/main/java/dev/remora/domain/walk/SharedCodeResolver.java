@@ -1,6 +1,6 @@
 package dev.remora.domain.walk;
 
-import dev.remora.domain.threads.Interpreters;
+import dev.remora.domain.threads.InterpreterWindow;
 import dev.remora.domain.asyncio.CodeResolver;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.FrameInfo;
@@ -19,14 +19,14 @@ import java.util.Set;
 final class SharedCodeResolver implements CodeResolver {
 
     private final SnapshotReader reader;
-    private final DebugOffsets offsets;
+    private final InterpreterWindow window;
     private final CodeObjectsByInterpreter codes;
     /** Interpreters whose generation was read in the current reading. */
     private final Set<Long> observed = new HashSet<>();
 
     SharedCodeResolver(SnapshotReader reader, DebugOffsets offsets, CodeObjectsByInterpreter codes) {
         this.reader = reader;
-        this.offsets = offsets;
+        this.window = new InterpreterWindow(offsets);
         this.codes = codes;
     }
 
@@ -38,10 +38,12 @@ final class SharedCodeResolver implements CodeResolver {
     @Override
     public FrameInfo frame(long interpreter, long executable, long instrPtr)
             throws MemoryAccessException, MalformedObjectException {
-        CodeObjects ofInterpreter = codes.of(interpreter);
-        var generation = offsets.interpreter().codeObjectGeneration();
-        if (generation.isPresent() && observed.add(interpreter)) {
-            ofInterpreter.observeGeneration(reader.readLong(interpreter + generation.getAsLong()));
+        CodeObjects ofInterpreter;
+        if (observed.add(interpreter)) {
+            window.read(reader, interpreter);
+            ofInterpreter = codes.of(window);
+        } else {
+            ofInterpreter = codes.of(interpreter);
         }
         return ofInterpreter.get(executable).frameAt(instrPtr);
     }
