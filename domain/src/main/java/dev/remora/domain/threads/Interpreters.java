@@ -109,7 +109,8 @@ public final class Interpreters {
                 threads.gilHolder = window.gilHolder(reader, runtime);
                 list.read(window);
                 threads.main = window.mainThread(list);
-                for (int i = 0; i < list.count(); i++) {
+                // Only 3.10 learns its ids from the main thread, once: the walk does not look otherwise.
+                for (int i = 0; nativeIds.learning() && i < list.count(); i++) {
                     if (list.address(i) == threads.main) {
                         nativeIds.learnFrom(list.state(i), reader);
                     }

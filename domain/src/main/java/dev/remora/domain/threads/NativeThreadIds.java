@@ -52,13 +52,18 @@ final class NativeThreadIds {
         return Integer.toUnsignedLong(Bytes.getInt(tid, 0));
     }
 
+    /** Whether ids still wait for {@link #learnFrom}: only 3.10's, and only until the offset is known. */
+    boolean learning() {
+        return thread.nativeThreadId().isEmpty() && tidOffset < 0;
+    }
+
     /**
      * Learns where {@code struct pthread} keeps the tid from the main thread's state, if not known yet.
      * Whether the thread is the main one is the caller's to know: the oldest thread state of the main
      * interpreter.
      */
     void learnFrom(byte[] mainState, SnapshotReader reader) throws MemoryAccessException {
-        if (thread.nativeThreadId().isPresent() || tidOffset >= 0) {
+        if (!learning()) {
             return;
         }
         long pthread = Bytes.getLong(mainState, thread.threadId());

@@ -34,10 +34,6 @@ final class CopiedFrames implements FrameReads {
         return this;
     }
 
-    StackCopy copy() {
-        return copy;
-    }
-
     @Override
     public boolean read(long address, long first, byte[] dst) throws MemoryAccessException {
         if (!copy.frame(address, dst)) {
