@@ -25,4 +25,17 @@ public interface ProcessImage {
     default Optional<String> threadName(long nativeThreadId) {
         return Optional.empty();
     }
+
+    /**
+     * A thread's registers where the source holds them without stopping anything: a core's NT_PRSTATUS.
+     * A live process's come from its {@link ProcessStopper} while stopped.
+     */
+    default Optional<ThreadRegisters> registers(long nativeThreadId) {
+        return Optional.empty();
+    }
+
+    /** The signal a core's process died of and the thread that took it, when the source is such a core. */
+    default Optional<FatalSignal> fatalSignal() {
+        return Optional.empty();
+    }
 }

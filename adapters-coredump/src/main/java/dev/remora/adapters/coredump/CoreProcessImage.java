@@ -2,7 +2,9 @@ package dev.remora.adapters.coredump;
 
 import dev.remora.ports.ChannelFileBytes;
 import dev.remora.ports.CpuState;
+import dev.remora.ports.FatalSignal;
 import dev.remora.ports.FileBytes;
+import dev.remora.ports.ThreadRegisters;
 import dev.remora.ports.MemoryMapping;
 import dev.remora.ports.ProcessImage;
 
@@ -77,6 +79,16 @@ final class CoreProcessImage implements ProcessImage {
     @Override
     public Optional<String> threadName(long nativeThreadId) {
         return nativeThreadId == process.pid() ? process.command() : Optional.empty();
+    }
+
+    @Override
+    public Optional<ThreadRegisters> registers(long nativeThreadId) {
+        return Optional.ofNullable(process.registers().get(nativeThreadId));
+    }
+
+    @Override
+    public Optional<FatalSignal> fatalSignal() {
+        return process.fatal();
     }
 
     @Override

@@ -10,6 +10,7 @@ record Note(String owner, long type, long descOffset, long descSize) {
     static final String CORE = "CORE";
     static final long NT_PRSTATUS = 1;
     static final long NT_PRPSINFO = 3;
+    static final long NT_SIGINFO = 0x53494749;
     static final long NT_FILE = 0x46494c45;
 
     boolean is(String owner, long type) {

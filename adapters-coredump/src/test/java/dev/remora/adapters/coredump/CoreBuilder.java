@@ -39,6 +39,25 @@ final class CoreBuilder {
         return note("CORE", 1, desc.array());
     }
 
+    /** An NT_PRSTATUS with the signal the thread took and its registers ({@code user_regs_struct}, 27 words). */
+    CoreBuilder prstatus(int tid, int cursig, long[] userRegs) {
+        ByteBuffer desc = little(336);
+        desc.putShort(12, (short) cursig);
+        desc.putInt(32, tid);
+        for (int i = 0; i < userRegs.length; i++) {
+            desc.putLong(112 + i * 8, userRegs[i]);
+        }
+        return note("CORE", 1, desc.array());
+    }
+
+    /** An NT_SIGINFO: the signal number and the faulting address. */
+    CoreBuilder siginfo(int signal, long address) {
+        ByteBuffer desc = little(128);
+        desc.putInt(0, signal);
+        desc.putLong(16, address);
+        return note("CORE", 0x53494749, desc.array());
+    }
+
     CoreBuilder prpsinfo(int pid, String comm) {
         ByteBuffer desc = little(136);
         desc.putInt(24, pid);

@@ -1,9 +1,11 @@
 package dev.remora.adapters.coredump;
 
 import dev.remora.ports.CpuState;
+import dev.remora.ports.FatalSignal;
 import dev.remora.ports.FileBytes;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.MemoryMapping;
+import dev.remora.ports.ThreadRegisters;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -146,6 +148,37 @@ class CoreDumpTest {
                     new MemoryMapping(0x600000, 0x601000, "rw-p", 0, Optional.empty(), false),
                     new MemoryMapping(0x700000, 0x702000, "r--p", 0x2000, Optional.of("/tmp/gone.so"), true));
             assertThat(dump.unavailableFiles()).extracting(UnavailableFile::reason).containsExactly(UnavailableFile.Reason.DELETED);
+        }
+    }
+
+    @Test
+    void eachThreadsRegistersAndTheSignalTheFirstTookComeFromItsNotes() throws Exception {
+        long[] crashed = new long[27];
+        crashed[16] = 0x401234; // rip
+        crashed[19] = 0x7ffc0000; // rsp
+        crashed[4] = 0x7ffc0040; // rbp
+        long[] other = new long[27];
+        other[16] = 0x405678;
+        CoreBuilder core = new CoreBuilder().prstatus(21, 11, crashed).prstatus(20, 0, other).siginfo(11, 0x10)
+                .prpsinfo(20, "python3").load(0x10000, new byte[8], 0x1000, "r");
+        try (CoreDump dump = open(core, null)) {
+            ThreadRegisters registers = dump.image().registers(21).orElseThrow();
+            assertThat(registers.pc()).isEqualTo(0x401234);
+            assertThat(registers.sp()).isEqualTo(0x7ffc0000L);
+            assertThat(registers.get(ThreadRegisters.RBP)).isEqualTo(0x7ffc0040L);
+            assertThat(dump.image().registers(20).orElseThrow().pc()).isEqualTo(0x405678);
+            assertThat(dump.image().registers(99)).isEmpty();
+            assertThat(dump.image().fatalSignal()).contains(new FatalSignal(21, 11, 0x10));
+            assertThat(dump.image().fatalSignal().orElseThrow().name()).isEqualTo("SIGSEGV");
+        }
+    }
+
+    @Test
+    void aCoreOfAProcessThatTookNoSignalNamesNone() throws Exception {
+        // gcore leaves the SIGSTOP gdb stopped the process with in the status: not what ended it.
+        try (CoreDump dump = open(new CoreBuilder().prstatus(7, 19, new long[27]).load(0x10000, new byte[8], 0x1000, "r"), null)) {
+            assertThat(dump.image().fatalSignal()).isEmpty();
+            assertThat(dump.image().registers(7)).get().extracting(ThreadRegisters::pc).isEqualTo(0L);
         }
     }
 

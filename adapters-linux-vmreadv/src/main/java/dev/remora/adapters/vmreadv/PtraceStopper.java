@@ -5,6 +5,7 @@ import dev.remora.ports.ProcessStopException.Reason;
 import dev.remora.ports.ProcessStopper;
 
 import dev.remora.ports.PtraceAdvice;
+import dev.remora.ports.ThreadRegisters;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -36,6 +37,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 @SuppressWarnings("restricted") // the launchers and the jar's manifest enable native access for Remora
 public final class PtraceStopper implements ProcessStopper {
 
+    private static final int PTRACE_GETREGS = 12;
+    private static final int USER_REGS_WORDS = 27;
     private static final int PTRACE_CONT = 7;
     private static final int PTRACE_DETACH = 17;
     private static final int PTRACE_SEIZE = 0x4206;
@@ -71,6 +74,7 @@ public final class PtraceStopper implements ProcessStopper {
     private final Arena arena = Arena.ofConfined();
     private final MemorySegment callState = arena.allocate(FfmProcessVm.CALL_STATE);
     private final MemorySegment status = arena.allocate(JAVA_INT);
+    private final MemorySegment userRegs = arena.allocate(JAVA_LONG, USER_REGS_WORDS);
     /** Seized threads, and how each resumes. */
     private final Map<Integer, Integer> threads = new LinkedHashMap<>();
     private boolean stopped;
@@ -135,6 +139,18 @@ public final class PtraceStopper implements ProcessStopper {
                 }
             }
         }
+    }
+
+    @Override
+    public Optional<ThreadRegisters> registers(long nativeThreadId) {
+        if (!stopped || nativeThreadId <= 0 || nativeThreadId > Integer.MAX_VALUE
+                || !threads.containsKey((int) nativeThreadId)) {
+            return Optional.empty();
+        }
+        if (ptrace(PTRACE_GETREGS, (int) nativeThreadId, userRegs.address()) < 0) {
+            return Optional.empty(); // exited while stopped
+        }
+        return Optional.of(ThreadRegisters.ofUserRegs(userRegs.toArray(JAVA_LONG)));
     }
 
     @Override
