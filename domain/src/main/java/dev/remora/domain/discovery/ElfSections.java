@@ -5,6 +5,7 @@ import dev.remora.ports.FileBytes;
 import dev.remora.ports.elf.ElfFileHeader;
 import dev.remora.ports.elf.ElfProgramHeader;
 import dev.remora.ports.elf.ElfSectionHeader;
+import dev.remora.ports.elf.ElfStrings;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,7 @@ public final class ElfSections {
         }
         byte[] wanted = name.getBytes(StandardCharsets.US_ASCII);
         for (ElfSectionHeader section : h.sections()) {
-            if (nameEquals(names, section.nameOffset(), wanted)) {
+            if (ElfStrings.nameIs(names, section.nameOffset(), wanted)) {
                 return Optional.of(new Section(section.address() - h.loadBase(), section.size()));
             }
         }
@@ -74,7 +75,7 @@ public final class ElfSections {
             }
             for (int sym = 0; sym + SYMBOL_SIZE <= symbols.length; sym += SYMBOL_SIZE) {
                 long value = Bytes.getLong(symbols, sym + 8);
-                if (value != 0 && nameEquals(names, Integer.toUnsignedLong(Bytes.getInt(symbols, sym)), wanted)) {
+                if (value != 0 && ElfStrings.nameIs(names, Integer.toUnsignedLong(Bytes.getInt(symbols, sym)), wanted)) {
                     return Optional.of(value - h.loadBase());
                 }
             }
@@ -127,18 +128,6 @@ public final class ElfSections {
             }
         }
         return Optional.empty();
-    }
-
-    private static boolean nameEquals(byte[] names, long offset, byte[] wanted) {
-        if (offset < 0 || offset + wanted.length >= names.length) {
-            return false;
-        }
-        for (int i = 0; i < wanted.length; i++) {
-            if (names[(int) offset + i] != wanted[i]) {
-                return false;
-            }
-        }
-        return names[(int) offset + wanted.length] == 0;
     }
 
     /** The bytes, or null when the file is shorter than the range. */
