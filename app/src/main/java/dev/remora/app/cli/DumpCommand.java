@@ -9,14 +9,18 @@ import dev.remora.app.output.asyncio.AsyncWriter;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.app.output.dump.JsonDumpWriter;
+import dev.remora.app.output.dump.NativeDump;
 import dev.remora.app.output.dump.SourceLines;
 import dev.remora.app.output.dump.TextDumpWriter;
 import dev.remora.app.output.json.JsonWriter;
 import dev.remora.app.ps.PythonProcessFinder;
 import dev.remora.app.ps.PythonProcessRow;
 import dev.remora.domain.InspectionException;
+import dev.remora.domain.model.ProcessStacks;
+import dev.remora.domain.nativestack.InternalFrames;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
+import dev.remora.ports.ProcessStopper;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -52,6 +56,18 @@ public final class DumpCommand implements Callable<Integer> {
     @Option(names = "--native", description = "Show calls through C code between Python frames as <native> frames.")
     boolean nativeFrames;
 
+    @Option(names = "--native-frames", description = "Show each thread's C frames too, merged with its Python frames in"
+            + " call order (a running process is stopped while it is read).")
+    boolean cFrames;
+
+    @Option(names = "--native-all", description = "As --native-frames, and also list the threads that have no Python state"
+            + " (threads started by C code).")
+    boolean cThreads;
+
+    @Option(names = "--internal-frames", description = "With --native-frames: also show the interpreter's own C frames"
+            + " (the eval loop, call and vectorcall helpers), hidden by default.")
+    boolean internalFrames;
+
     @Option(names = "--no-gc", description = "Do not show a <GC> frame where a garbage collection is running (3.15+).")
     boolean noGc;
 
@@ -84,6 +100,16 @@ public final class DumpCommand implements Callable<Integer> {
     }
 
     private void dump(TargetPorts ports, PythonProcess process, PrintWriter out) throws InspectionException {
+        if (internalFrames && !(cFrames || cThreads)) {
+            throw new UserError("--internal-frames applies with --native-frames or --native-all", UserErrorHandler.EXIT_USAGE);
+        }
+        if (cFrames || cThreads) {
+            if (asyncAware) {
+                throw new UserError("--native-frames does not combine with --async-aware", UserErrorHandler.EXIT_USAGE);
+            }
+            dumpWithC(ports, process, out);
+            return;
+        }
         if (asyncAware) {
             AsyncMode mode = AsyncModeOption.parse(asyncMode);
             AsyncSnapshot snapshot = locals ? process.asyncSnapshotWithVariables(mode) : process.asyncSnapshot(mode);
@@ -94,15 +120,51 @@ public final class DumpCommand implements Callable<Integer> {
             writer.write(snapshot, out);
             return;
         }
-        SnapshotOptions options = SnapshotOptions.of(SnapshotOptions.Threads.all(allThreads)).withNativeFrames(nativeFrames)
-                .withGcFrames(!noGc).withCpuState(true);
-        var stacks = locals ? process.snapshotWithVariables(options) : process.snapshot(options);
+        var stacks = snapshot(process, nativeFrames);
         target.check(stacks);
-        DumpWriter writer = switch (format) {
+        writer(ports).write(stacks, out);
+    }
+
+    private ProcessStacks snapshot(PythonProcess process, boolean nativeMarkers) throws InspectionException {
+        SnapshotOptions options = SnapshotOptions.of(SnapshotOptions.Threads.all(allThreads || cThreads))
+                .withNativeFrames(nativeMarkers).withGcFrames(!noGc).withCpuState(true);
+        return locals ? process.snapshotWithVariables(options) : process.snapshot(options);
+    }
+
+    private DumpWriter writer(TargetPorts ports) {
+        return switch (format) {
             case text -> new TextDumpWriter(new SourceLines(ports.image()));
             case json -> new JsonDumpWriter();
         };
-        writer.write(stacks, out);
+    }
+
+    /**
+     * Python and C frames of one moment: a running process is stopped (ptrace) for the Python walk and
+     * its threads' registers, and runs on before anything is written.
+     */
+    private void dumpWithC(TargetPorts ports, PythonProcess process, PrintWriter out) throws InspectionException {
+        NativeStacksReader reader = new NativeStacksReader(ports.image(), ports.memory(), process,
+                internalFrames ? InternalFrames.SHOWN : InternalFrames.HIDDEN);
+        NativeStacksReader.Threads threads = cThreads ? NativeStacksReader.Threads.ALL : NativeStacksReader.Threads.PYTHON;
+        ProcessStacks stacks;
+        NativeDump nativeDump;
+        if (!ports.memory().changes()) {
+            stacks = snapshot(process, false);
+            target.check(stacks);
+            nativeDump = reader.read(stacks, ports.image()::registers, threads);
+        } else {
+            try (ProcessStopper stopper = StoppedSamples.seize(process.pid(),
+                    "--native-frames needs to stop the process to read its registers: ")) {
+                StoppedSamples.stop(stopper);
+                try {
+                    stacks = snapshot(process, false);
+                    nativeDump = reader.read(stacks, stopper::registers, threads);
+                } finally {
+                    stopper.resume();
+                }
+            }
+        }
+        writer(ports).write(stacks, nativeDump, out);
     }
 
     /**

@@ -46,16 +46,20 @@ final class StoppedSamples implements Sampler.Source {
 
     /** Seizes the target's threads, or says in one line why it cannot. */
     static ProcessStopper seize(int pid) {
+        return seize(pid, "--blocking: ");
+    }
+
+    /** As {@link #seize(int)}, the one-line error starting with {@code why}. */
+    static ProcessStopper seize(int pid, String why) {
         try {
             return PtraceStopper.seize(pid);
         } catch (ProcessStopException e) {
-            throw new UserError("--blocking: " + e.getMessage(), UserErrorHandler.EXIT_FAILURE);
+            throw new UserError(why + e.getMessage(), UserErrorHandler.EXIT_FAILURE);
         }
     }
 
-    @Override
-    public void sampleInto(ProfileBuilder builder) throws InspectionException {
-        Map<Long, CpuState> before = runStates == RunStatesBeforeStop.READ ? runStates() : Map.of();
+    /** Stops every thread of the target, or says why it could not as the walk's own failures say it. */
+    static void stop(ProcessStopper stopper) throws InspectionException {
         try {
             stopper.stop();
         } catch (ProcessStopException e) {
@@ -64,6 +68,12 @@ final class StoppedSamples implements Sampler.Source {
             }
             throw new InspectionException.Unreadable(e.getMessage());
         }
+    }
+
+    @Override
+    public void sampleInto(ProfileBuilder builder) throws InspectionException {
+        Map<Long, CpuState> before = runStates == RunStatesBeforeStop.READ ? runStates() : Map.of();
+        stop(stopper);
         try {
             read.sampleInto(tid -> before.getOrDefault(tid, CpuState.UNKNOWN), builder);
         } finally {

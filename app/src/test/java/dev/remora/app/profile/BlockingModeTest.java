@@ -2,6 +2,7 @@ package dev.remora.app.profile;
 
 import dev.remora.adapters.vmreadv.PtraceStopper;
 import dev.remora.app.dump.RemoraCli;
+import dev.remora.app.testing.DetachedTarget;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
@@ -35,64 +36,12 @@ class BlockingModeTest {
         return TargetInterpreters.all();
     }
 
-    /**
-     * The churn target, started through a shell so that it is not this JVM's child: a JVM waits on its
-     * children and would take their ptrace stops for their exit.
-     */
-    record Detached(Process shell, int pid) implements AutoCloseable {
-
-        static Detached start(TargetInterpreter python, ScratchDir dir) throws Exception {
-            return start(python, dir, "churn.py", "READY");
-        }
-
-        /** Starts {@code script} and waits for the line it prints when ready ({@code ready}, or any line if null). */
-        static Detached start(TargetInterpreter python, ScratchDir dir, String script, String ready) throws Exception {
-            List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "\"$@\" & echo $!; wait", "sh"));
-            command.addAll(python.scriptCommand(dir.copyResource("targets/" + script), List.of()));
-            Process shell = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            java.io.BufferedReader out = new java.io.BufferedReader(
-                    new java.io.InputStreamReader(shell.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
-            Detached target = new Detached(shell, Integer.parseInt(out.readLine().strip()));
-            String line = out.readLine();
-            if (ready != null) {
-                assertThat(line).isEqualTo(ready);
-            }
-            return target;
-        }
-
-        /** Each thread's state letter, from /proc; '?' for one that ended while the list was read. */
-        List<Character> threadStates() throws Exception {
-            List<Character> states = new ArrayList<>();
-            try (var tasks = Files.list(Path.of("/proc", Integer.toString(pid), "task"))) {
-                for (Path task : tasks.toList()) {
-                    try {
-                        String stat = Files.readString(task.resolve("stat"));
-                        states.add(stat.charAt(stat.lastIndexOf(')') + 2));
-                    } catch (java.nio.file.NoSuchFileException ended) {
-                        states.add('?');
-                    }
-                }
-            }
-            return states;
-        }
-
-        boolean alive() {
-            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-        }
-
-        @Override
-        public void close() {
-            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-            shell.destroyForcibly();
-        }
-    }
-
     /** A stopped thread is on no CPU: cpu mode asks how each thread ran before its stop. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("interpreters")
     void inCpuModeABusyTargetStillGivesAStackEveryTick(TargetInterpreter python) throws Exception {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-blocking-cpu-");
-             Detached target = Detached.start(python, dir)) {
+             DetachedTarget target = DetachedTarget.start(python, dir, "churn.py", List.of(), "READY")) {
             RemoraCli run = RemoraCli.run("attach", "--blocking", "--mode", "cpu", "-d", "1", "--collapsed", "-o",
                     dir.host("blocking.txt"), target.pid());
             assertThat(run.exitCode()).as(run.err()).isZero();
@@ -107,7 +56,7 @@ class BlockingModeTest {
     @MethodSource("interpreters")
     void everyTickGivesAStackThatExisted(TargetInterpreter python) throws Exception {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-blocking-");
-             Detached target = Detached.start(python, dir)) {
+             DetachedTarget target = DetachedTarget.start(python, dir, "churn.py", List.of(), "READY")) {
             Path profile = dir.host("blocking.txt");
             RemoraCli run = RemoraCli.run("attach", "--blocking", "-d", "1", "--collapsed", "-o", profile, target.pid());
             assertThat(run.exitCode()).as(run.err()).isZero();
@@ -142,7 +91,7 @@ class BlockingModeTest {
         TargetInterpreter python = TargetInterpreters.all().getFirst();
         // Six threads: the main one spins, the others wait in locks or except blocks.
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-blocking-stop-");
-             Detached target = Detached.start(python, dir, "status_threads.py", null)) {
+             DetachedTarget target = DetachedTarget.start(python, dir, "status_threads.py", List.of(), null)) {
             assertThat(target.threadStates()).hasSizeGreaterThanOrEqualTo(6).contains('R');
             try (PtraceStopper stopper = PtraceStopper.seize(target.pid())) {
                 for (int i = 0; i < 3; i++) {
@@ -162,7 +111,7 @@ class BlockingModeTest {
         TargetInterpreter python = TargetInterpreters.all().getFirst();
         // Threads start and end all the time: each stop must hold the ones started since the last.
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-blocking-churn-");
-             Detached target = Detached.start(python, dir, "thread_churn.py", "READY")) {
+             DetachedTarget target = DetachedTarget.start(python, dir, "thread_churn.py", List.of(), "READY")) {
             try (PtraceStopper stopper = PtraceStopper.seize(target.pid())) {
                 for (int i = 0; i < 50; i++) {
                     stopper.stop();
@@ -189,7 +138,7 @@ class BlockingModeTest {
     void aTargetAlreadyTracedIsAOneLineError() throws Exception {
         TargetInterpreter python = TargetInterpreters.all().getFirst();
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-blocking-traced-");
-             Detached target = Detached.start(python, dir);
+             DetachedTarget target = DetachedTarget.start(python, dir, "churn.py", List.of(), "READY");
              RemoraProcess first = RemoraProcess.start(dir.host(), "attach", "--blocking", "-d", "30", "--collapsed",
                      "-o", dir.host("first.txt").toString(), Integer.toString(target.pid()))) {
             first.awaitErr("Ctrl-C stops and writes the profile.");

@@ -1,6 +1,7 @@
 package dev.remora.app.profile;
 
 import dev.remora.app.dump.RemoraCli;
+import dev.remora.app.testing.DetachedTarget;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
@@ -9,9 +10,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -78,7 +76,7 @@ class ShortFramesAccuracyTest {
     void tinyFunctionsKeepTheirShareAgainstStoppedReads(TargetInterpreter python, String mode, boolean marker)
             throws Exception {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-shortframes-");
-             BlockingModeTest.Detached target = start(python, dir)) {
+             DetachedTarget target = start(python, dir)) {
             Run walked = profile(target, mode, marker ? List.of("--frame-marker") : List.of(), dir.host("default.txt"));
             // The target is one thread that never waits: on a CPU whenever it runs, so wall mode's exact
             // stacks are cpu mode's too (a thread stopped by ptrace is not on a CPU).
@@ -108,24 +106,12 @@ class ShortFramesAccuracyTest {
         }
     }
 
-    /** The target, started through a shell so that --blocking may stop it (see {@link BlockingModeTest.Detached}). */
-    private static BlockingModeTest.Detached start(TargetInterpreter python, ScratchDir dir) throws Exception {
-        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "\"$@\" & echo $!; wait", "sh"));
-        command.addAll(python.scriptCommand(dir.copyResource("targets/short_frames.py"), List.of(TARGET_SECONDS)));
-        Process shell = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(shell.getInputStream(), StandardCharsets.UTF_8));
-        BlockingModeTest.Detached target = new BlockingModeTest.Detached(shell, Integer.parseInt(out.readLine().strip()));
-        try {
-            assertThat(out.readLine()).isEqualTo("READY");
-        } catch (Throwable notReady) {
-            target.close();
-            throw notReady;
-        }
-        return target;
+    private static DetachedTarget start(TargetInterpreter python, ScratchDir dir) throws Exception {
+        return DetachedTarget.start(python, dir, "short_frames.py", List.of(TARGET_SECONDS), "READY");
     }
 
     /** One attach to the target for PROFILE_SECONDS in this mode, with these options, written as collapsed stacks. */
-    private static Run profile(BlockingModeTest.Detached target, String mode, List<String> options, Path output)
+    private static Run profile(DetachedTarget target, String mode, List<String> options, Path output)
             throws Exception {
         List<Object> args = new ArrayList<>(List.of("attach", "-d", PROFILE_SECONDS, "--mode", mode, "--collapsed",
                 "-o", output));

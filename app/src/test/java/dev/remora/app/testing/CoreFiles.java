@@ -46,6 +46,14 @@ public final class CoreFiles {
      * directory; only plain file patterns ("core", "core.%p") are followed.
      */
     public static Path kernelCore(long pid, Path dir) {
+        return kernelCore(pid, dir, "ABRT");
+    }
+
+    /**
+     * As {@link #kernelCore(long, Path)}, the process sent {@code signal} (a name as kill takes it): one
+     * that kills it, or one upon which it crashes by itself.
+     */
+    public static Path kernelCore(long pid, Path dir, String signal) {
         String pattern = read(Path.of("/proc/sys/kernel/core_pattern")).strip();
         if (pattern.startsWith("|") || pattern.replace("%p", "").contains("%")) {
             throw new IllegalStateException("kernel.core_pattern is '" + pattern
@@ -63,12 +71,12 @@ public final class CoreFiles {
         useDefaultFilter(pid);
         Path log = dir.resolve("kernel-core.log");
         run(List.of("prlimit", "--pid", Long.toString(pid), "--core=unlimited:unlimited"), log, "prlimit");
-        run(List.of("kill", "-ABRT", Long.toString(pid)), log, "kill -ABRT");
+        run(List.of("kill", "-" + signal, Long.toString(pid)), log, "kill -" + signal);
         try {
             // The kernel finishes writing the core before the process becomes a zombie.
             process.onExit().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException("process " + pid + " did not die of SIGABRT", e);
+            throw new IllegalStateException("process " + pid + " did not die after SIG" + signal, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

@@ -66,6 +66,11 @@ public final class FrameObjects extends FrameShape {
         return false;
     }
 
+    @Override
+    public boolean lastOfEvalCall(byte[] bytes, int at) {
+        return true;
+    }
+
     /** The code unit lies in the code's separate bytecode object. */
     @Override
     public long codeUnit(SnapshotReader reader, long executable, long instrPtr) throws MemoryAccessException {

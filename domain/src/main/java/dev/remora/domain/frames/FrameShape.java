@@ -110,6 +110,13 @@ public abstract sealed class FrameShape permits FrameObjects, InterpreterFrames 
     /** Whether the frame was entered from C code (3.11's {@code is_entry}; later shapes push entry frames). */
     public abstract boolean calledFromC(byte[] bytes, int at);
 
+    /**
+     * Whether the eval-loop call that runs this frame runs no frame below it: 3.10 calls the eval loop
+     * once per frame; 3.11 once per frame marked {@code is_entry} and the frames it calls inline. (3.12
+     * on push an entry frame under each call's frames, which {@link #entry} names.)
+     */
+    public abstract boolean lastOfEvalCall(byte[] bytes, int at);
+
     /** The name of the instruction whose code unit is {@code codeUnit}, or empty for an unknown opcode. */
     public final String opcodeName(int codeUnit) {
         return layout.opcodeName(codeUnit);

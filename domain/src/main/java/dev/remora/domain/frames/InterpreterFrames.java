@@ -57,6 +57,11 @@ public final class InterpreterFrames extends FrameShape {
     }
 
     @Override
+    public boolean lastOfEvalCall(byte[] bytes, int at) {
+        return calledFromC(bytes, at);
+    }
+
+    @Override
     public long codeUnit(SnapshotReader reader, long executable, long instrPtr) {
         return instrPtr;
     }

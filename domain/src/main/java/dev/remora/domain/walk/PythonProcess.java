@@ -11,6 +11,8 @@ import dev.remora.domain.discovery.RuntimeLocator.LocatedRuntime;
 import dev.remora.domain.locals.FrameVariablesReader;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.ProcessStacks;
+import dev.remora.domain.nativestack.EvalCall;
+import dev.remora.domain.nativestack.EvalCalls;
 import dev.remora.domain.model.StackVisitor;
 import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
@@ -22,6 +24,9 @@ import dev.remora.ports.ProcessImage;
 import dev.remora.ports.RemoteMemory;
 import dev.remora.ports.ThreadCpuClocks;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongFunction;
 
@@ -207,6 +212,32 @@ public final class PythonProcess {
                     new Interpreters(reader, offsets, runtime.address(), image.pid()), new SharedCodeResolver(reader, offsets, codes));
         }
         return asyncio;
+    }
+
+    /** The file the interpreter runs from (the executable, or libpython): where its eval loop is. */
+    public String interpreterFile() {
+        return runtime.file();
+    }
+
+    /**
+     * Each started thread's eval-loop calls, by OS thread id, innermost first: read straight from
+     * memory, so only for a stopped process or a core.
+     */
+    public Map<Long, List<EvalCall>> evalCalls() throws InspectionException {
+        EvalCalls calls = new EvalCalls(memory, offsets);
+        Map<Long, List<EvalCall>> byThread = new LinkedHashMap<>();
+        try {
+            for (Interpreters.ThreadRef thread : new Interpreters(reader, offsets, runtime.address(), image.pid()).listing().threads()) {
+                try {
+                    byThread.put(thread.nativeId(), calls.of(thread.address()));
+                } catch (MemoryAccessException e) {
+                    byThread.put(thread.nativeId(), List.of()); // left unmerged, with the reason the merge gives
+                }
+            }
+        } catch (MemoryAccessException e) {
+            throw Failures.from(e, image.pid());
+        }
+        return byThread;
     }
 
     /** One pass over the threads, reported to {@code visitor} as it goes; the sampler's entry point. */

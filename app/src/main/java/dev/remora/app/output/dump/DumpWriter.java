@@ -6,5 +6,10 @@ import java.io.PrintWriter;
 
 /** Renders a stack dump. */
 public interface DumpWriter {
-    void write(ProcessStacks stacks, PrintWriter out);
+    default void write(ProcessStacks stacks, PrintWriter out) {
+        write(stacks, NativeDump.none(), out);
+    }
+
+    /** The dump with each thread's C frames merged in where {@code native} has them. */
+    void write(ProcessStacks stacks, NativeDump nativeDump, PrintWriter out);
 }

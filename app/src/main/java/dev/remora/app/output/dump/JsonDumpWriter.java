@@ -1,20 +1,23 @@
 package dev.remora.app.output.dump;
 
 import dev.remora.app.output.json.JsonFrames;
+import dev.remora.app.output.json.JsonMixedFrames;
 import dev.remora.app.output.json.JsonWriter;
 import dev.remora.domain.model.InterpreterStacks;
 import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.model.ThreadStack;
 import dev.remora.domain.model.ThreadStatus;
+import dev.remora.domain.nativestack.MixedStack;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.List;
 
 /** Writes a stack dump as one JSON document; the key names are a stable interface for other tools. */
 public final class JsonDumpWriter implements DumpWriter {
 
     @Override
-    public void write(ProcessStacks stacks, PrintWriter out) {
+    public void write(ProcessStacks stacks, NativeDump nativeDump, PrintWriter out) {
         out.println(JsonWriter.text(json -> {
             json.beginObject()
                     .name("pid").value(stacks.pid())
@@ -23,8 +26,8 @@ public final class JsonDumpWriter implements DumpWriter {
                     .name("interpreters").beginArray();
             for (InterpreterStacks interp : stacks.interpreters()) {
                 json.beginObject().name("interpreter_id").value(interp.interpreterId()).name("threads").beginArray();
-                for (ThreadStack thread : interp.threads()) {
-                    thread(json, thread);
+                for (ThreadStack thread : TextDumpWriter.signalledFirst(interp.threads(), nativeDump)) {
+                    thread(json, thread, nativeDump);
                 }
                 json.endArray();
                 if (interp.notStarted() > 0) {
@@ -32,21 +35,56 @@ public final class JsonDumpWriter implements DumpWriter {
                 }
                 json.endObject();
             }
-            json.endArray().endObject();
+            json.endArray();
+            if (nativeDump.present()) {
+                json.name("native_threads").beginArray();
+                for (NativeDump.CThread thread : nativeDump.cThreads()) {
+                    json.beginObject().name("thread_id").value(thread.threadId()).name("name").value(thread.name().orElse(null));
+                    signal(json, thread.threadId(), nativeDump);
+                    json.name("frames");
+                    JsonMixedFrames.write(json, thread.stack(), List.of(), List.of());
+                    problem(json, thread.stack());
+                    json.endObject();
+                }
+                json.endArray();
+            }
+            json.endObject();
         }));
         out.flush();
     }
 
-    private static void thread(JsonWriter json, ThreadStack thread) throws IOException {
+    private static void thread(JsonWriter json, ThreadStack thread, NativeDump nativeDump) throws IOException {
         json.beginObject().name("thread_id").value(thread.threadId()).name("status").beginArray();
         for (ThreadStatus status : thread.status().stream().sorted().toList()) {
             json.value(status.label());
         }
-        json.endArray().name("frames");
-        JsonFrames.write(json, thread.frames(), thread.variables());
+        json.endArray();
+        signal(json, thread.threadId(), nativeDump);
+        json.name("frames");
+        MixedStack mixed = nativeDump.stacks().get(thread.threadId());
+        if (mixed == null) {
+            JsonFrames.write(json, thread.frames(), thread.variables());
+        } else {
+            JsonMixedFrames.write(json, mixed, thread.frames(), thread.variables());
+            problem(json, mixed);
+        }
         if (thread.problem().isPresent()) {
             json.name("incomplete").value(thread.problem().get());
         }
         json.endObject();
+    }
+
+    private static void signal(JsonWriter json, long threadId, NativeDump nativeDump) throws IOException {
+        if (nativeDump.signal().isPresent() && nativeDump.signal().get().threadId() == threadId) {
+            json.name("signal").value(nativeDump.signal().get().name())
+                    .name("fault_address").value("0x" + Long.toHexString(nativeDump.signal().get().faultAddress()));
+        }
+    }
+
+    private static void problem(JsonWriter json, MixedStack mixed) throws IOException {
+        json.name("hidden_native_frames").value(mixed.hidden());
+        if (mixed.problem().isPresent()) {
+            json.name("native_problem").value(mixed.problem().get());
+        }
     }
 }

@@ -7,6 +7,7 @@ import dev.remora.domain.model.LocalVariable;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Frames as {@code dump --format json} and the asyncio graph's call stacks write them, innermost
@@ -28,21 +29,25 @@ public final class JsonFrames {
     public static void write(JsonWriter json, List<FrameInfo> frames, List<FrameVariables> variables) throws IOException {
         json.beginArray();
         for (int f = 0; f < frames.size(); f++) {
-            FrameInfo frame = frames.get(f);
-            SourceLocation at = frame.location();
-            json.beginObject()
-                    .name("function").value(frame.function())
-                    .name("file").value(frame.file())
-                    .name("line").optional(at.line())
-                    .name("end_line").optional(at.endLine())
-                    .name("column").optional(at.column())
-                    .name("end_column").optional(at.endColumn());
-            if (!variables.isEmpty()) {
-                locals(json, variables.get(f));
-            }
+            json.beginObject();
+            fields(json, frames.get(f), variables.isEmpty() ? Optional.empty() : Optional.of(variables.get(f)));
             json.endObject();
         }
         json.endArray();
+    }
+
+    /** One frame's fields, inside an object the caller opened. */
+    static void fields(JsonWriter json, FrameInfo frame, Optional<FrameVariables> variables) throws IOException {
+        SourceLocation at = frame.location();
+        json.name("function").value(frame.function())
+                .name("file").value(frame.file())
+                .name("line").optional(at.line())
+                .name("end_line").optional(at.endLine())
+                .name("column").optional(at.column())
+                .name("end_column").optional(at.endColumn());
+        if (variables.isPresent()) {
+            locals(json, variables.get());
+        }
     }
 
     private static void locals(JsonWriter json, FrameVariables variables) throws IOException {

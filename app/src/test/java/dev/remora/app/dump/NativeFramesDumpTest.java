@@ -1,0 +1,226 @@
+package dev.remora.app.dump;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.remora.app.testing.CoreFiles;
+import dev.remora.app.testing.DetachedTarget;
+import dev.remora.app.testing.GdbStacks;
+import dev.remora.app.testing.ScratchDir;
+import dev.remora.app.testing.TargetInterpreter;
+import dev.remora.app.testing.TargetInterpreters;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code dump --native-frames}: each thread's C frames are the frames gdb finds on the same process
+ * (or core), its Python frames are those a plain dump shows, and each Python frame sits under the C
+ * frame that called into it: a Python callback under libc's qsort, a sort key under sorted().
+ */
+@Tag("targets")
+class NativeFramesDumpTest {
+
+    @TempDir
+    Path cores;
+
+    static List<TargetInterpreter> interpreters() {
+        return TargetInterpreters.all();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("interpreters")
+    void cFramesAreGdbsAndPythonFramesSitUnderTheCFramesThatCalledThem(TargetInterpreter python) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-native-")) {
+            try (DetachedTarget target = DetachedTarget.start(python, dir, "native_parked.py", List.of(), "READY")) {
+                long pid = target.pid();
+                JsonNode live = json("dump", "--native-all", "--internal-frames", "--format", "json", pid);
+                Map<Long, JsonNode> plain = DumpJson.parse(RemoraCli.run("dump", "-a", "--format", "json", pid).out()).threads();
+                assertMatchesGdb(live, GdbStacks.live(pid, python), "live");
+                assertPythonFramesAsPlainDump(live, plain);
+                assertCalledFromC(live, pid);
+
+                Path core = python.chrooted() ? CoreFiles.kernelCore(pid, cores) : CoreFiles.gcore(pid, cores);
+                List<Object> args = new ArrayList<>(List.of("dump", "--core", core, "--native-all", "--internal-frames",
+                        "--format", "json"));
+                if (python.chrooted()) {
+                    args.addAll(List.of("--sysroot", python.root()));
+                }
+                JsonNode fromCore = json(args.toArray());
+                assertThat(entries(fromCore)).as("the core's stacks against the live process's")
+                        .isEqualTo(entries(live));
+            }
+        }
+    }
+
+    /** With the default hiding, interpreter frames go and the frames a user waits in stay. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("interpreters")
+    void interpreterFramesAreHiddenUnlessAskedFor(TargetInterpreter python) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-native-")) {
+            try (DetachedTarget target = DetachedTarget.start(python, dir, "native_parked.py", List.of(), "READY")) {
+                RemoraCli text = RemoraCli.run("dump", "--native-frames", target.pid());
+                assertThat(text.exitCode()).as(text.err()).isZero();
+                assertThat(text.out()).containsPattern("\\(C\\) \\S*qsort\\S*\\+0x[0-9a-f]+ \\(libc\\.so\\.6\\)")
+                        .contains("interpreter frames hidden: --internal-frames shows them")
+                        .doesNotContain("_PyEval_EvalFrameDefault");
+                assertThat(text.out().indexOf("  compare (")).isPositive()
+                        .isLessThan(text.out().indexOf("qsort"));
+            }
+        }
+    }
+
+    /**
+     * A process that died in C: its kernel core shows the thread that took the signal first, marked
+     * with it, and its C frames from where it crashed down to the Python frames that called into C.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("crashes")
+    void aCoreOfAProcessThatDiedInCShowsTheCrashFirst(TargetInterpreter python, String how) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-crash-");
+             DetachedTarget target = DetachedTarget.start(python, dir, "native_parked.py", List.of(how), "READY")) {
+            Path core = CoreFiles.kernelCore(target.pid(), cores, "USR1");
+            List<Object> args = new ArrayList<>(List.of("dump", "--core", core, "--native-frames", "-a"));
+            if (python.chrooted()) {
+                args.addAll(List.of("--sysroot", python.root()));
+            }
+            JsonNode dump = json(withJson(args));
+            JsonNode first = dump.get("interpreters").get(0).get("threads").get(0);
+            String signal = how.equals("crash-segv") ? "SIGSEGV" : "SIGABRT";
+            assertThat(first.get("thread_id").asLong()).as("the crashing thread comes first").isEqualTo(target.pid());
+            assertThat(first.get("signal").asText()).isEqualTo(signal);
+            List<String> names = names(first);
+            assertThat(names.getFirst()).as("innermost frame of %s", names).startsWith("C ");
+            // 3.11 on qualify the signal handler as main.<locals>.<lambda>.
+            List<String> pythonFrames = names.stream().filter(n -> n.startsWith("py ")).map(n -> n.replace("main.<locals>.", "")).toList();
+            assertThat(pythonFrames).containsSubsequence("py crash", "py <lambda>", "py main", "py <module>");
+            RemoraCli text = RemoraCli.run(args.toArray());
+            assertThat(text.out()).containsPattern("Thread %d \\(main thread[^)]*; received %s".formatted(target.pid(), signal));
+        }
+    }
+
+    static List<Object[]> crashes() {
+        List<Object[]> cases = new ArrayList<>();
+        for (TargetInterpreter python : TargetInterpreters.all()) {
+            cases.add(new Object[] {python, "crash-segv"});
+            cases.add(new Object[] {python, "crash-abort"});
+        }
+        return cases;
+    }
+
+    private static Object[] withJson(List<Object> args) {
+        List<Object> all = new ArrayList<>(args);
+        all.addAll(List.of("--format", "json"));
+        return all.toArray();
+    }
+
+    private static JsonNode json(Object... args) {
+        RemoraCli run = RemoraCli.run(args);
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).isEmpty();
+        return DumpJson.parse(run.out()).root();
+    }
+
+    /** Every thread, Python or not, by id. */
+    private static Map<Long, JsonNode> threads(JsonNode dump) {
+        Map<Long, JsonNode> threads = new LinkedHashMap<>(new DumpJson(dump).threads());
+        for (JsonNode thread : dump.path("native_threads")) {
+            threads.put(thread.get("thread_id").asLong(), thread);
+        }
+        return threads;
+    }
+
+    private static void assertMatchesGdb(JsonNode dump, Map<Long, List<Long>> gdb, String source) {
+        Map<Long, JsonNode> threads = threads(dump);
+        assertThat(threads.keySet()).as("threads, %s", source).isEqualTo(gdb.keySet());
+        for (var thread : threads.entrySet()) {
+            List<Long> pcs = new ArrayList<>();
+            for (JsonNode frame : thread.getValue().get("frames")) {
+                if (frame.get("kind").asText().equals("native")) {
+                    pcs.add(Long.parseUnsignedLong(frame.get("address").asText().substring(2), 16));
+                }
+            }
+            assertThat(hex(pcs)).as("C frames of thread %d, %s (%s)", thread.getKey(), source,
+                    thread.getValue().path("native_problem").asText()).isEqualTo(hex(gdb.get(thread.getKey())));
+        }
+    }
+
+    private static void assertPythonFramesAsPlainDump(JsonNode dump, Map<Long, JsonNode> plain) {
+        Map<Long, JsonNode> threads = new DumpJson(dump).threads();
+        assertThat(threads.keySet()).isEqualTo(plain.keySet());
+        for (long id : plain.keySet()) {
+            List<String> merged = new ArrayList<>();
+            for (JsonNode frame : threads.get(id).get("frames")) {
+                if (frame.get("kind").asText().equals("python")) {
+                    merged.add(frame.get("function").asText() + ":" + frame.get("line").asText());
+                }
+            }
+            List<String> alone = new ArrayList<>();
+            for (JsonNode frame : plain.get(id).get("frames")) {
+                alone.add(frame.get("function").asText() + ":" + frame.get("line").asText());
+            }
+            assertThat(merged).as("Python frames of thread %d", id).isEqualTo(alone);
+            assertThat(threads.get(id).has("native_problem")).as("thread %d: %s", id,
+                    threads.get(id).path("native_problem").asText()).isFalse();
+        }
+    }
+
+    /** The callback under qsort, the key function under sorted(), pause() on the C thread. */
+    private static void assertCalledFromC(JsonNode dump, long pid) {
+        List<String> main = names(new DumpJson(dump).threads().get(pid));
+        assertThat(main).containsSubsequence("py compare", "C qsort", "py sort_with_qsort", "py main");
+        JsonNode sortedKey = null;
+        for (JsonNode thread : new DumpJson(dump).threads().values()) {
+            if (names(thread).contains("py key_of")) {
+                sortedKey = thread;
+            }
+        }
+        assertThat(sortedKey).as("the sorted-key thread").isNotNull();
+        List<String> keyThread = names(sortedKey);
+        int key = keyThread.indexOf("py key_of");
+        int caller = keyThread.indexOf("py sorted_key");
+        assertThat(keyThread.subList(key, caller)).as("C frames between key_of and sorted_key").anyMatch(n -> n.startsWith("C "));
+        assertThat(dump.get("native_threads")).hasSize(1);
+        assertThat(names(dump.get("native_threads").get(0))).anyMatch(n -> n.contains("pause"));
+    }
+
+    /** "py NAME" for Python frames, "C SYMBOL" for C frames (a qsort variant's name shortened to qsort). */
+    private static List<String> names(JsonNode thread) {
+        List<String> names = new ArrayList<>();
+        for (JsonNode frame : thread.get("frames")) {
+            if (frame.get("kind").asText().equals("python")) {
+                names.add("py " + frame.get("function").asText());
+            } else {
+                String symbol = frame.path("symbol").asText("??");
+                names.add("C " + (symbol.contains("qsort") ? "qsort" : symbol));
+            }
+        }
+        return names;
+    }
+
+    /** Each thread's frames as kind, address or function, and line: what a core must repeat of the live process. */
+    private static Map<Long, List<String>> entries(JsonNode dump) {
+        Map<Long, List<String>> all = new LinkedHashMap<>();
+        for (var thread : threads(dump).entrySet()) {
+            List<String> frames = new ArrayList<>();
+            for (JsonNode frame : thread.getValue().get("frames")) {
+                frames.add(frame.get("kind").asText().equals("native")
+                        ? "C " + frame.get("address").asText() + " " + frame.path("symbol").asText("??")
+                        : "py " + frame.get("function").asText() + ":" + frame.get("line").asText());
+            }
+            all.put(thread.getKey(), frames);
+        }
+        return all;
+    }
+
+    private static List<String> hex(List<Long> pcs) {
+        return pcs.stream().map(pc -> "0x" + Long.toHexString(pc)).toList();
+    }
+}

@@ -1,0 +1,117 @@
+"""A Python process whose threads are parked in C at known places, for dumps with C frames.
+
+Usage: python native_parked.py [crash-segv|crash-abort]
+
+Threads (name: what it blocks in):
+  MainThread:  a Python comparator called by libc's qsort through ctypes, blocked on a lock
+               (C -> Python -> C: park <- compare <- [qsort, ffi] <- sort_with_qsort <- main)
+  sleeper:     time.sleep
+  locked:      threading.Lock().acquire
+  selecting:   select.select on a pipe nobody writes
+  sorted-key:  a key function called by sorted(), blocked on a lock
+  c-thread:    a thread libc's pthread_create started at pause(): no Python state
+
+Prints READY once every thread is parked (each announces itself, then the
+main thread waits a little for the last to block). With an argument, the
+main thread prints READY, waits for SIGUSR1, and then crashes inside C:
+ctypes.string_at(0) (SIGSEGV) or os.abort() (SIGABRT).
+"""
+
+import ctypes
+import ctypes.util
+import os
+import select
+import signal
+import sys
+import threading
+import time
+
+BLOCKER = threading.Lock()
+BLOCKER.acquire()
+parked = threading.Semaphore(0)
+libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
+def park():
+    parked.release()
+    BLOCKER.acquire()
+
+
+def sleeper():
+    parked.release()
+    time.sleep(100000)
+
+
+def locked():
+    lock = threading.Lock()
+    lock.acquire()
+    parked.release()
+    lock.acquire()
+
+
+def selecting():
+    r, _ = os.pipe()
+    parked.release()
+    select.select([r], [], [])
+
+
+def key_of(value):
+    park()
+    return value
+
+
+def sorted_key():
+    sorted([3, 1, 2], key=key_of)
+
+
+def start_c_thread():
+    """A thread with no Python state: pthread_create straight into libc's pause()."""
+    thread = ctypes.c_ulong()
+    pause = ctypes.cast(libc.pause, ctypes.c_void_p)
+    libc.pthread_create(ctypes.byref(thread), None, pause, None)
+
+
+COMPARE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int))
+
+
+def compare(a, b):
+    park()
+    return a[0] - b[0]
+
+
+def sort_with_qsort():
+    values = (ctypes.c_int * 3)(3, 1, 2)
+    libc.qsort(values, 3, ctypes.sizeof(ctypes.c_int), COMPARE(compare))
+
+
+def crash(how):
+    if how == "crash-segv":
+        ctypes.string_at(0)
+    os.abort()
+
+
+def main():
+    for name, target in (("sleeper", sleeper), ("locked", locked), ("selecting", selecting),
+                         ("sorted-key", sorted_key)):
+        threading.Thread(target=target, name=name, daemon=True).start()
+    start_c_thread()
+    for _ in range(4):
+        parked.acquire()
+    if len(sys.argv) > 1:
+        signal.signal(signal.SIGUSR1, lambda signum, frame: crash(sys.argv[1]))
+        time.sleep(0.2)
+        print("READY", flush=True)
+        while True:
+            signal.pause()
+    threading.Thread(target=announce, daemon=True).start()
+    sort_with_qsort()
+
+
+def announce():
+    parked.acquire()
+    time.sleep(0.2)  # the last thread to announce itself is a few instructions from blocking
+    print("READY", flush=True)
+
+
+if __name__ == "__main__":
+    main()
