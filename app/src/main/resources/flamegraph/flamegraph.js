@@ -165,8 +165,14 @@
     return n.file === '~';
   }
 
+  // C frames (with --native-frames) have no line: the file is their library.
+  function isNative(n) {
+    return n.line === -2;
+  }
+
   function where(n) {
     if (isPseudo(n)) return '';
+    if (isNative(n)) return 'C, in ' + n.file;
     return n.line >= 0 ? n.file + ':' + n.line : n.file;
   }
 
@@ -182,11 +188,12 @@
     return n.func.toLowerCase().includes(state.query) || n.file.toLowerCase().includes(state.query);
   }
 
-  // Warm colours, stable per function and file; pseudo-frames grey.
+  // Warm colours, stable per function and file; pseudo-frames grey; C frames blue-green.
   function colour(n) {
     if (n === root) return 'hsl(0, 0%, 80%)';
     if (baseline) return diffColour(n);
     if (isPseudo(n)) return 'hsl(220, 8%, 72%)';
+    if (isNative(n)) return 'hsl(190, 45%, ' + (62 + (n.func.length * 7) % 14) + '%)';
     let h = 0;
     const s = n.func + n.file;
     for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0;

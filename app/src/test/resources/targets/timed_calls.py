@@ -6,6 +6,7 @@ writes the sampled window to the target's stdin ("START END", Unix seconds) and 
 as JSON: time outside the window, which the profile did not see, is left out.
 """
 import json
+import os
 import sys
 import time
 
@@ -48,4 +49,15 @@ class TimedCalls:
     def answer_window(self):
         """Reads the sampled window from stdin and prints each function's share of it."""
         window_start, window_end = map(float, sys.stdin.readline().split())
+        print(json.dumps(self.shares(window_start, window_end)), flush=True)
+
+    def answer_window_from(self, path, timeout=120):
+        """As answer_window, the window read from a file once it appears (for a target with no stdin)."""
+        deadline = time.monotonic() + timeout
+        while not os.path.exists(path):
+            if time.monotonic() > deadline:
+                raise SystemExit("no window in " + path)
+            time.sleep(0.05)
+        with open(path) as f:
+            window_start, window_end = map(float, f.read().split())
         print(json.dumps(self.shares(window_start, window_end)), flush=True)

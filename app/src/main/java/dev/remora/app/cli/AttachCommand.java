@@ -42,7 +42,7 @@ public class AttachCommand implements Callable<Integer> {
         try (TargetPorts ports = target.open()) {
             PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
             ProfileSink output = file != null ? file : LiveView.open(spec.commandLine().getOut());
-            return new ProfileSession(process, ports.image(), profile, output, spec.commandLine().getErr(),
+            return new ProfileSession(process, ports, profile, output, spec.commandLine().getErr(),
                     ProfileSession.FirstTick.AFTER_WARM_UP).run(() -> alive(ports));
         }
     }

@@ -136,7 +136,7 @@ final class ProcessTreeProfiler {
                     : ProfileOutput.prepareForProcessOfTree(options, pid, out, err);
             profiled.incrementAndGet();
             // At once: a child may not live as long as a warm-up.
-            new ProfileSession(process, ports.image(), options, output, err, ProfileSession.FirstTick.AT_ONCE)
+            new ProfileSession(process, ports, options, output, err, ProfileSession.FirstTick.AT_ONCE)
                     .run(() -> alive(pid), durationNanos);
         } catch (InspectionException.NotPython | InspectionException.TargetGone notProfiled) {
             // Not Python, or gone before it could be read.

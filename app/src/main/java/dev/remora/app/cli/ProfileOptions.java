@@ -30,6 +30,14 @@ public final class ProfileOptions {
     @Option(names = "--native", description = "Show calls through C code between Python frames as <native> frames.")
     boolean nativeFrames;
 
+    @Option(names = "--native-frames", description = "With --blocking: each sample's C frames too, merged with its Python"
+            + " frames in call order.")
+    boolean cFrames;
+
+    @Option(names = "--internal-frames", description = "With --native-frames: keep the interpreter's own C frames (the eval"
+            + " loop, call and vectorcall helpers), hidden by default.")
+    boolean internalFrames;
+
     @Option(names = "--no-gc", description = "Do not show <GC> frames for running garbage collections (3.15+).")
     boolean noGc;
 
@@ -91,6 +99,16 @@ public final class ProfileOptions {
         }
         if (subprocesses && blocking) {
             throw new UserError("--subprocesses cannot go with --blocking", UserErrorHandler.EXIT_USAGE);
+        }
+        if (cFrames && !blocking) {
+            throw new UserError("--native-frames needs --blocking: a thread's C frames are read from its registers,"
+                    + " which only a stopped thread gives", UserErrorHandler.EXIT_USAGE);
+        }
+        if (internalFrames && !cFrames) {
+            throw new UserError("--internal-frames goes with --native-frames", UserErrorHandler.EXIT_USAGE);
+        }
+        if (cFrames && asyncAware) {
+            throw new UserError("--native-frames cannot go with --async-aware", UserErrorHandler.EXIT_USAGE);
         }
         if (opcodes && (format() != OutputFormat.flamegraph && format() != OutputFormat.binary || asyncAware)) {
             throw new UserError("--opcodes goes with --flamegraph or --binary (and not with --async-aware)", UserErrorHandler.EXIT_USAGE);

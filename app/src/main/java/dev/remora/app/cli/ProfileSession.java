@@ -6,9 +6,11 @@ import dev.remora.app.profiling.Sampler;
 import dev.remora.app.profiling.SamplerListener;
 import dev.remora.app.profiling.SamplerPriority;
 import dev.remora.app.profiling.SamplerProgress;
+import dev.remora.app.wiring.TargetPorts;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.TaskStacks;
+import dev.remora.domain.nativestack.InternalFrames;
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileBuilder;
 import dev.remora.domain.profile.ProfileInfo;
@@ -17,8 +19,9 @@ import dev.remora.domain.profile.SamplingStats;
 import dev.remora.domain.profile.ThreadTable;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
-import dev.remora.ports.ProcessStopper;
 import dev.remora.ports.ProcessImage;
+import dev.remora.ports.ProcessStopper;
+import dev.remora.ports.RemoteMemory;
 import dev.remora.ports.ThreadCpuClocks;
 
 import java.io.IOException;
@@ -42,6 +45,7 @@ final class ProfileSession {
 
     private final PythonProcess process;
     private final ProcessImage image;
+    private final RemoteMemory memory;
     private final ProfileOptions options;
     private final ProfileSink output;
     private final PrintWriter err;
@@ -59,11 +63,12 @@ final class ProfileSession {
         AFTER_WARM_UP
     }
 
-    ProfileSession(PythonProcess process, ProcessImage image, ProfileOptions options, ProfileSink output, PrintWriter err,
+    ProfileSession(PythonProcess process, TargetPorts ports, ProfileOptions options, ProfileSink output, PrintWriter err,
                    FirstTick firstTick) {
         this.firstTick = firstTick;
         this.process = process;
-        this.image = image;
+        this.image = ports.image();
+        this.memory = ports.memory();
         this.options = options;
         this.output = output;
         this.err = err;
@@ -210,9 +215,18 @@ final class ProfileSession {
             return stopper == null ? read : new StoppedSamples(stopper, image, StoppedSamples.RunStatesBeforeStop.NOT_NEEDED,
                     (runStates, builder) -> read.sampleInto(builder));
         }
-        return stopper == null ? builder -> process.sample(walk, builder)
-                : new StoppedSamples(stopper, image, cpuState() ? StoppedSamples.RunStatesBeforeStop.READ
-                        : StoppedSamples.RunStatesBeforeStop.NOT_NEEDED, (runStates, builder) -> process.sample(walk, runStates, builder));
+        if (stopper == null) {
+            return builder -> process.sample(walk, builder);
+        }
+        StoppedSamples.RunStatesBeforeStop runStates = cpuState() ? StoppedSamples.RunStatesBeforeStop.READ
+                : StoppedSamples.RunStatesBeforeStop.NOT_NEEDED;
+        if (options.cFrames) {
+            NativeSamples cFrames = new NativeSamples(image, memory, process,
+                    options.internalFrames ? InternalFrames.SHOWN : InternalFrames.HIDDEN, stopper);
+            return new StoppedSamples(stopper, image, runStates,
+                    (states, builder) -> process.sample(walk, states, cFrames.around(builder)));
+        }
+        return new StoppedSamples(stopper, image, runStates, (states, builder) -> process.sample(walk, states, builder));
     }
 
     private SnapshotOptions walkOptions() {

@@ -70,7 +70,7 @@ public final class RunCommand implements Callable<Integer> {
                     : ProfileOutput.prepare(profile, target.pid(), spec.commandLine().getOut(), spec.commandLine().getErr());
             PythonProcess process = target.attach(backend);
             ProfileSink output = file != null ? file : LiveView.open(spec.commandLine().getOut());
-            ProfileSession session = new ProfileSession(process, target.ports().image(), profile, output,
+            ProfileSession session = new ProfileSession(process, target.ports(), profile, output,
                     spec.commandLine().getErr(), ProfileSession.FirstTick.AT_ONCE);
             int code = session.run(target::alive);
             // A script that failed fails the run too, once its profile is written: scripts and CI steps see it.

@@ -76,8 +76,12 @@ public final class CollapsedReader {
         return builder.profile();
     }
 
-    /** {@code file:function:line}, or a bare name. */
+    /** {@code file:function:line}, a C frame's {@code function (library)}, or a bare name. */
     private static FrameInfo frame(String text) {
+        int libraryAt = text.lastIndexOf(" (");
+        if (text.endsWith(")") && libraryAt > 0 && text.indexOf(':', libraryAt) < 0) {
+            return FrameInfo.ofNative(text.substring(0, libraryAt), text.substring(libraryAt + 2, text.length() - 1));
+        }
         if (text.equals(PseudoFrames.NATIVE.function())) {
             return PseudoFrames.NATIVE;
         }

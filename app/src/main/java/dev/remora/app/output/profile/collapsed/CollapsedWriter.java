@@ -59,8 +59,14 @@ public final class CollapsedWriter implements ProfileWriter {
         buffered.flush();
     }
 
-    /** A frame as one ';'-separated part; pseudo frames (file "~", no line) are only their name, as in pstats. */
+    /**
+     * A frame as one ';'-separated part; pseudo frames (file "~", no line) are only their name, as in
+     * pstats; C frames are {@code function (library)}, as py-spy writes them.
+     */
     static String name(FrameInfo frame) {
+        if (frame.isNative()) {
+            return frame.function() + " (" + PyText.basename(frame.file()) + ")";
+        }
         int line = frame.location().hasLine() ? frame.location().line() : 0;
         if (frame.file().equals("~") && line == 0) {
             return frame.function();

@@ -30,7 +30,7 @@ import java.util.Optional;
  *
  * Nodes come in preorder (a parent before its children), node 0 is the root of all threads, parent
  * is a node index (-1 for the root), function and file index the string table, line is -1 where
- * absent, and the last field lists the node's samples for each thread that has any.
+ * absent ({@value #C_FRAME_LINE} for a C frame, whose file is its library), and the last field lists the node's samples for each thread that has any.
  *
  * <p>A differential flamegraph adds {@code "baseline": {name, samples, nodes: [[parent, function,
  * file, line, total, self], ...]}}: the baseline profile's tree, its strings in the same table.
@@ -38,6 +38,9 @@ import java.util.Optional;
 final class FlamegraphData {
 
     private FlamegraphData() {}
+
+    /** The line of a C frame's node: it has none, and is drawn apart from Python's. */
+    static final int C_FRAME_LINE = -2;
 
     /** A profile drawn against this baseline, named as the user named it. */
     record Baseline(String name, long samples, FlamegraphTree tree) {}

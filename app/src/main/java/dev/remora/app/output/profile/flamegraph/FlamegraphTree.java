@@ -125,7 +125,8 @@ final class FlamegraphTree {
         FrameKey[] keys = new FrameKey[profile.frames().size()];
         for (int id = 0; id < keys.length; id++) {
             FrameInfo frame = profile.frames().get(id);
-            keys[id] = new FrameKey(orEmpty(frame.function()), orEmpty(frame.file()), frame.location().line());
+            keys[id] = new FrameKey(orEmpty(frame.function()), orEmpty(frame.file()),
+                    frame.isNative() ? FlamegraphData.C_FRAME_LINE : frame.location().line());
         }
         return keys;
     }

@@ -112,8 +112,10 @@ final class GeckoThreadTables {
     private int func(FrameInfo info) {
         return funcIndex.computeIfAbsent(new Func(info.file(), info.function()), key -> {
             boolean python = category(info) == CATEGORY_PYTHON;
+            // A C frame's library is its resource, as native code's is in the Firefox Profiler.
+            boolean hasFile = python || info.isNative();
             return funcs.add(strings.intern(info.function()), python ? 1 : 0,
-                    python ? resource(info.file()) : -1, python ? strings.intern(info.file()) : -1);
+                    hasFile ? resource(info.file()) : -1, hasFile ? strings.intern(info.file()) : -1);
         });
     }
 
@@ -126,7 +128,7 @@ final class GeckoThreadTables {
         if (frame.equals(PseudoFrames.GC)) {
             return GeckoMarkers.CATEGORY_GC;
         }
-        return frame.equals(PseudoFrames.NATIVE) ? CATEGORY_NATIVE : CATEGORY_PYTHON;
+        return frame.equals(PseudoFrames.NATIVE) || frame.isNative() ? CATEGORY_NATIVE : CATEGORY_PYTHON;
     }
 
     void writeStackTable(JsonWriter json) throws IOException {

@@ -10,8 +10,15 @@ import dev.remora.domain.model.FrameInfo;
  */
 record PstatsKey(String file, int line, String function) {
 
-    /** The key of a frame; frames without a line (pseudo frames) get line 0, as CPython writes them. */
+    /**
+     * The key of a frame; frames without a line (pseudo frames) get line 0, as CPython writes them. A
+     * C frame is keyed as cProfile keys builtins, {@code ("~", 0, "<function (library)>")}, which pstats
+     * shows as {@code {function (library)}}.
+     */
     static PstatsKey of(FrameInfo frame) {
+        if (frame.isNative()) {
+            return new PstatsKey("~", 0, "<" + frame.function() + " (" + PyText.basename(frame.file()) + ")>");
+        }
         return new PstatsKey(frame.file(), frame.location().hasLine() ? frame.location().line() : 0, frame.function());
     }
 
