@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What sampling costs the target: the speed of a CPU-bound Python loop while Remora samples it,
-against its speed unprofiled in the same run.
+against its speed unprofiled in the same run (--native-frames settings: with --blocking, C frames too).
 
 usage: scripts/bench-blocking.py [PYTHON] [SECONDS]
 PYTHON defaults to the provisioned /var/cache/remora/bin/python3.15; each setting samples for
@@ -36,6 +36,8 @@ SETTINGS = [
     ("100 Hz --blocking", ["-r", "100", "--blocking"]),
     ("1 kHz", ["-r", "1000"]),
     ("1 kHz --blocking", ["-r", "1000", "--blocking"]),
+    ("100 Hz --native-frames", ["-r", "100", "--blocking", "--native-frames"]),
+    ("1 kHz --native-frames", ["-r", "1000", "--blocking", "--native-frames"]),
 ]
 
 
@@ -58,24 +60,24 @@ def main():
         subprocess.run([os.path.join(ROOT, "remora"), "--version"], capture_output=True)  # build once, up front
         time.sleep(2)
         print(f"target pid {pid} ({PYTHON}), {SECONDS} s per setting")
-        print(f"{'setting':<22} {'loop rate/s':>14} {'vs unprofiled':>14}")
+        print(f"{'setting':<26} {'loop rate/s':>14} {'vs unprofiled':>14}")
         for name, args in SETTINGS:
             before = window(rates, lock, 2.0)
             if args is None:
-                print(f"{name:<22} {before:>14,.0f} {1.0:>13.3f}x")
+                print(f"{name:<26} {before:>14,.0f} {1.0:>13.3f}x")
                 continue
             start = time.monotonic()
             run = subprocess.run([os.path.join(ROOT, "remora"), "attach", "-d", SECONDS, *args, "--collapsed",
                                   "-o", "/dev/null", str(pid)], capture_output=True, text=True)
             end = time.monotonic()
             if run.returncode != 0:
-                print(f"{name:<22} failed: {run.stderr.strip()}")
+                print(f"{name:<26} failed: {run.stderr.strip()}")
                 continue
             # The rates reported while sampling went on: from a second in (Remora's start) to the end.
             with lock:
                 during = [r for t, r in rates if start + 1.0 <= t <= end - 0.25]
             during = statistics.median(during) if during else float("nan")
-            print(f"{name:<22} {during:>14,.0f} {during / before:>13.3f}x")
+            print(f"{name:<26} {during:>14,.0f} {during / before:>13.3f}x")
     finally:
         subprocess.run(["kill", str(pid)])
         shell.wait()
