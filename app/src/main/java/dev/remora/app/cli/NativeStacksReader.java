@@ -61,7 +61,7 @@ final class NativeStacksReader {
                 python.add(thread.threadId());
                 Optional<ThreadRegisters> regs = registers.apply(thread.threadId());
                 merged.put(thread.threadId(), regs.isEmpty() ? pythonOnly(thread)
-                        : merge.merge(thread.frames(), calls.getOrDefault(thread.threadId(), List.of()), unwinder.unwind(regs.get())));
+                        : merge.merge(thread.frames(), calls.getOrDefault(thread.threadId(), List.of()), unwind(unwinder, regs.get())));
             }
         }
         List<NativeDump.CThread> cThreads = new ArrayList<>();
@@ -71,7 +71,7 @@ final class NativeStacksReader {
                     Optional<ThreadRegisters> regs = registers.apply(tid);
                     MixedStack stack = regs.isEmpty()
                             ? new MixedStack(List.of(), Optional.of("no registers for this thread (it exited?)"), 0)
-                            : merge.merge(List.of(), List.of(), unwinder.unwind(regs.get()));
+                            : merge.merge(List.of(), List.of(), unwind(unwinder, regs.get()));
                     cThreads.add(new NativeDump.CThread(tid, image.threadName(tid), stack));
                 }
             }
@@ -91,6 +91,11 @@ final class NativeStacksReader {
         } catch (ProcessImageException e) {
             throw new InspectionException.Unreadable("cannot list the mappings of process %d: %s".formatted(image.pid(), e.getMessage()));
         }
+    }
+
+    /** A dump's C frames carry their source lines; a profile's do not need them. */
+    private static NativeStack unwind(NativeUnwinder unwinder, ThreadRegisters registers) {
+        return unwinder.withSourceLines(unwinder.unwind(registers));
     }
 
     private List<Long> threadIds() throws InspectionException {

@@ -46,6 +46,7 @@ class NativeFramesDumpTest {
                 assertMatchesGdb(live, GdbStacks.live(pid, python), "live");
                 assertPythonFramesAsPlainDump(live, plain);
                 assertCalledFromC(live, pid);
+                assertSourceLines(live, python);
 
                 Path core = python.chrooted() ? CoreFiles.kernelCore(pid, cores) : CoreFiles.gcore(pid, cores);
                 List<Object> args = new ArrayList<>(List.of("dump", "--core", core, "--native-all", "--internal-frames",
@@ -189,6 +190,28 @@ class NativeFramesDumpTest {
         assertThat(keyThread.subList(key, caller)).as("C frames between key_of and sorted_key").anyMatch(n -> n.startsWith("C "));
         assertThat(dump.get("native_threads")).hasSize(1);
         assertThat(names(dump.get("native_threads").get(0))).anyMatch(n -> n.contains("pause"));
+    }
+
+    /**
+     * pyenv's builds carry line tables: time.sleep's C function is at its line in timemodule.c (as gdb
+     * says); Debian's stripped builds carry none, and their frames have no file.
+     */
+    private static void assertSourceLines(JsonNode dump, TargetInterpreter python) {
+        List<JsonNode> sleeps = new ArrayList<>();
+        for (JsonNode thread : new DumpJson(dump).threads().values()) {
+            for (JsonNode frame : thread.get("frames")) {
+                if (frame.path("symbol").asText().equals("time_sleep")) {
+                    sleeps.add(frame);
+                }
+            }
+        }
+        if (python.chrooted()) {
+            assertThat(sleeps).allMatch(frame -> !frame.has("line"));
+            return;
+        }
+        assertThat(sleeps).as("time.sleep's C frame").hasSize(1);
+        assertThat(sleeps.getFirst().get("file").asText()).endsWith("/Modules/timemodule.c");
+        assertThat(sleeps.getFirst().get("line").asInt()).isPositive();
     }
 
     /** "py NAME" for Python frames, "C SYMBOL" for C frames (a qsort variant's name shortened to qsort). */

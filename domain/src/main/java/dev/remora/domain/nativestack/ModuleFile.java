@@ -27,15 +27,33 @@ final class ModuleFile {
     private final DebugSource debugSource;
     private final Optional<String> problem;
     private final Map<Long, Optional<UnwindRow>> rows = new ConcurrentHashMap<>();
+    private final LineSections lineSections;
     private volatile DebugFile debugFile;
+    private volatile Optional<LineTable> lines;
 
     /** Finds and reads a module's separate debug file; called at most once per module. */
     interface DebugSource {
         DebugFile load();
     }
 
+    /** The sections a line table is read from, kept until it is first asked for (dumps ask, profiles do not). */
+    private record LineSections(byte[] debugLine, byte[] debugLineStr, byte[] debugStr) {
+        static final LineSections NONE = new LineSections(new byte[0], new byte[0], new byte[0]);
+
+        static LineSections of(ElfImage image) {
+            return new LineSections(section(image, ".debug_line"), section(image, ".debug_line_str"),
+                    section(image, ".debug_str"));
+        }
+
+        private static byte[] section(ElfImage image, String name) {
+            return image.section(name).flatMap(s -> bytesOf(image, s)).orElse(new byte[0]);
+        }
+    }
+
     private ModuleFile(List<ElfProgramHeader> programHeaders, Optional<FdeTable> ehFrame, Optional<FdeTable> debugFrame,
-                       SymbolTable symbols, boolean fullSymbols, DebugSource debugSource, Optional<String> problem) {
+                       SymbolTable symbols, boolean fullSymbols, DebugSource debugSource, Optional<String> problem,
+                       LineSections lineSections) {
+        this.lineSections = lineSections;
         this.programHeaders = programHeaders;
         this.ehFrame = ehFrame;
         this.debugFrame = debugFrame;
@@ -48,7 +66,7 @@ final class ModuleFile {
     /** A module whose file could not be read: no tables, and why. */
     static ModuleFile unreadable(String why) {
         return new ModuleFile(List.of(), Optional.empty(), Optional.empty(), SymbolTable.EMPTY, true,
-                () -> DebugFile.NONE, Optional.of(why));
+                () -> DebugFile.NONE, Optional.of(why), LineSections.NONE);
     }
 
     /**
@@ -91,7 +109,7 @@ final class ModuleFile {
                 .flatMap(DebugFileNames::debugLink);
         DebugSource source = () -> DebugFiles.load(DebugFileNames.candidates(path, buildId, link), buildId, files);
         return new ModuleFile(image.programHeaders(), eh, debug, symbols, symtab.isPresent(), source,
-                Optional.ofNullable(problem));
+                Optional.ofNullable(problem), LineSections.of(image));
     }
 
     /** The sorted FDE index of an image's {@code .eh_frame}: its header's table, else a scan. */
@@ -182,6 +200,32 @@ final class ModuleFile {
             }
         }
         return symbols.at(pc);
+    }
+
+    /** The source line of {@code pc} (link-time), where the image carries a line table. */
+    Optional<SourceLine> line(long pc) {
+        Optional<LineTable> table = lines;
+        if (table == null) {
+            synchronized (this) {
+                table = lines;
+                if (table == null) {
+                    table = readLines();
+                    lines = table;
+                }
+            }
+        }
+        return table.flatMap(t -> t.at(pc));
+    }
+
+    private Optional<LineTable> readLines() {
+        if (lineSections.debugLine().length == 0) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(LineTable.of(lineSections.debugLine(), lineSections.debugLineStr(), lineSections.debugStr()));
+        } catch (NativeDataException e) {
+            return Optional.empty(); // frames just go without lines
+        }
     }
 
     private DebugFile debugFile() {

@@ -17,14 +17,22 @@ import java.util.Optional;
  *     file's own (link-time) addresses, what addr2line takes; 0 outside any module
  * @param library the base name of {@code path}
  * @param path the mapped file as the target names it ({@code [vdso]} for the kernel's helper)
+ * @param source the file and line of the code, where the module's line table gives them (dumps only)
  */
 public record NativeFrame(long pc, long sp, long cfa, Optional<String> symbol, long offset,
-                          Optional<String> library, Optional<String> path) {
+                          Optional<String> library, Optional<String> path, Optional<SourceLine> source) {
 
     public NativeFrame {
         Objects.requireNonNull(symbol);
         Objects.requireNonNull(library);
         Objects.requireNonNull(path);
+        Objects.requireNonNull(source);
+    }
+
+    /** A frame without a source position. */
+    public NativeFrame(long pc, long sp, long cfa, Optional<String> symbol, long offset, Optional<String> library,
+                       Optional<String> path) {
+        this(pc, sp, cfa, symbol, offset, library, path, Optional.empty());
     }
 
     @Override

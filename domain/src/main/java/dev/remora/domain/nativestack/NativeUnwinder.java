@@ -3,6 +3,11 @@ package dev.remora.domain.nativestack;
 import dev.remora.ports.RemoteMemory;
 import dev.remora.ports.ThreadRegisters;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
 /**
  * Walks a thread's C stack from its registers, x86-64 Linux: DWARF call frame information from each
  * module's {@code .eh_frame} (or {@code .debug_frame}), and the frame pointer chain where a module
@@ -20,6 +25,25 @@ public final class NativeUnwinder {
     public NativeUnwinder(RemoteMemory memory, NativeModules modules) {
         this.memory = memory;
         this.modules = modules;
+    }
+
+    /**
+     * The stack with each frame's source file and line where its module has a line table (pyenv's
+     * builds do; stripped ones do not). A caller's line is that of its call, one byte before the
+     * return address, as gdb gives it.
+     */
+    public NativeStack withSourceLines(NativeStack stack) {
+        List<NativeFrame> frames = new ArrayList<>(stack.frames().size());
+        for (int i = 0; i < stack.frames().size(); i++) {
+            NativeFrame f = stack.frames().get(i);
+            long lookup = i == 0 ? f.pc() : f.pc() - 1;
+            Optional<SourceLine> source = modules.moduleAt(lookup).flatMap(m -> {
+                OptionalLong bias = m.bias();
+                return bias.isPresent() ? m.file().line(lookup - bias.getAsLong()) : Optional.empty();
+            });
+            frames.add(new NativeFrame(f.pc(), f.sp(), f.cfa(), f.symbol(), f.offset(), f.library(), f.path(), source));
+        }
+        return new NativeStack(frames, stack.incomplete());
     }
 
     /** The modules this unwinder reads, to carry over to one made for newer mappings. */

@@ -13,7 +13,8 @@ import java.util.Optional;
 /**
  * A merged stack's frames, innermost first: Python frames as {@link JsonFrames} writes them with
  * {@code "kind": "python"}, C frames as {@code {kind: "native", symbol, offset, library, path, address}}
- * (a missing symbol or library null).
+ * and, where the module's line table gives them, {@code file} and {@code line} (a missing symbol or
+ * library null).
  */
 public final class JsonMixedFrames {
 
@@ -48,5 +49,8 @@ public final class JsonMixedFrames {
                 .name("library").value(frame.library().orElse(null))
                 .name("path").value(frame.path().orElse(null))
                 .name("address").value("0x" + Long.toHexString(frame.pc()));
+        if (frame.source().isPresent() && frame.source().get().line() > 0) {
+            json.name("file").value(frame.source().get().file()).name("line").value(frame.source().get().line());
+        }
     }
 }
