@@ -10,6 +10,7 @@ Threads (name: what it blocks in):
   selecting:   select.select on a pipe nobody writes
   sorted-key:  a key function called by sorted(), blocked on a lock
   c-thread:    a thread libc's pthread_create started at pause(): no Python state
+  (and the thread that prints READY, parked on a lock too)
 
 Prints READY once every thread is parked (each announces itself, then the
 main thread waits a little for the last to block). With an argument, the
@@ -111,6 +112,7 @@ def announce():
     parked.acquire()
     time.sleep(0.2)  # the last thread to announce itself is a few instructions from blocking
     print("READY", flush=True)
+    BLOCKER.acquire()  # and stays, so that the threads a reader finds are those a later reader finds
 
 
 if __name__ == "__main__":

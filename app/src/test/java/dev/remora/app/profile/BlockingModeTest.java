@@ -134,6 +134,7 @@ class BlockingModeTest {
         assertThat(run.err()).hasLineCount(1).contains("--blocking works with attach");
     }
 
+    /** Profiles with --blocking, and dumps with C frames, both need to stop the target. */
     @Test
     void aTargetAlreadyTracedIsAOneLineError() throws Exception {
         TargetInterpreter python = TargetInterpreters.all().getFirst();
@@ -147,6 +148,11 @@ class BlockingModeTest {
             assertThat(second.exitCode()).isEqualTo(1);
             assertThat(second.err()).hasLineCount(1)
                     .startsWith("remora: --blocking: process %d is already traced by process ".formatted(target.pid()));
+            RemoraCli dump = RemoraCli.run("dump", "--native-frames", target.pid());
+            assertThat(dump.exitCode()).isEqualTo(1);
+            assertThat(dump.out()).isEmpty();
+            assertThat(dump.err()).hasLineCount(1).startsWith(("remora: --native-frames needs to stop the process to read its"
+                    + " registers: process %d is already traced by process ").formatted(target.pid()));
         }
     }
 

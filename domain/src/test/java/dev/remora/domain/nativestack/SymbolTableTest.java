@@ -56,6 +56,13 @@ class SymbolTableTest {
     }
 
     @Test
+    void aSymbolVersionIsNotPartOfTheName() {
+        SymbolTable table = symbol("clock_nanosleep@GLIBC_2.2.5", GLOBAL | FUNC, 0x1000, 0x40).table();
+
+        assertThat(table.at(0x1010)).map(Symbol::name).contains("clock_nanosleep");
+    }
+
+    @Test
     void aSizelessFunctionCoversUpToTheNextSymbol() {
         SymbolTable table = symbol("_start", GLOBAL | FUNC, 0x1000, 0).symbol("next", GLOBAL | FUNC, 0x1100, 0x10).table();
 

@@ -29,6 +29,7 @@ public final class PprofWriter implements ProfileWriter {
     // Field numbers of profile.proto.
     private static final int PROFILE_SAMPLE_TYPE = 1;
     private static final int PROFILE_SAMPLE = 2;
+    private static final int PROFILE_MAPPING = 3;
     private static final int PROFILE_LOCATION = 4;
     private static final int PROFILE_FUNCTION = 5;
     private static final int PROFILE_STRING_TABLE = 6;
@@ -45,7 +46,10 @@ public final class PprofWriter implements ProfileWriter {
     private static final int LABEL_KEY = 1;
     private static final int LABEL_STR = 2;
     private static final int LABEL_NUM = 3;
+    private static final int MAPPING_ID = 1;
+    private static final int MAPPING_FILENAME = 5;
     private static final int LOCATION_ID = 1;
+    private static final int LOCATION_MAPPING_ID = 2;
     private static final int LOCATION_LINE = 4;
     private static final int LINE_FUNCTION_ID = 1;
     private static final int LINE_LINE = 2;
@@ -85,6 +89,7 @@ public final class PprofWriter implements ProfileWriter {
         /** Location id (1-based) of each profile frame id; 0 until the frame is first used. */
         private final int[] locationOfFrame;
         private final Map<FunctionKey, Integer> functionIds = new HashMap<>();
+        private final Map<String, Integer> mappingIds = new HashMap<>();
         private int locationCount;
 
         Encoding(Profile profile, OutputStream out) {
@@ -175,12 +180,26 @@ public final class PprofWriter implements ProfileWriter {
                     // 1-based like the line; CPython counts columns from 0.
                     line.integer(LINE_COLUMN, frame.location().column() + 1L);
                 }
-                fields.message(PROFILE_LOCATION, new ProtoWriter()
-                        .integer(LOCATION_ID, location)
-                        .message(LOCATION_LINE, line));
+                ProtoWriter written = new ProtoWriter().integer(LOCATION_ID, location);
+                if (frame.isNative()) {
+                    // A C frame's library is its mapping, as pprof shows native code.
+                    written.integer(LOCATION_MAPPING_ID, mapping(frame.file()));
+                }
+                fields.message(PROFILE_LOCATION, written.message(LOCATION_LINE, line));
                 locationOfFrame[frameId] = location;
             }
             return locationOfFrame[frameId];
+        }
+
+        /** The mapping id of a C frame's library, writing the Mapping on first use. */
+        private int mapping(String library) {
+            return mappingIds.computeIfAbsent(library, path -> {
+                int id = mappingIds.size() + 1;
+                fields.message(PROFILE_MAPPING, new ProtoWriter()
+                        .integer(MAPPING_ID, id)
+                        .integer(MAPPING_FILENAME, strings.intern(path)));
+                return id;
+            });
         }
 
         private void writeFunction(int id, FrameInfo frame) {

@@ -44,6 +44,17 @@ class CollapsedWriterTest {
     }
 
     @Test
+    void cFramesAreTheirFunctionAndLibraryAndReadBackAsCFrames() throws IOException {
+        FrameInfo qsort = FrameInfo.ofNative("qsort_r", "/usr/lib/libc.so.6");
+        Profile profile = new ProfileFixture().sample(7, qsort, frame("sort", "/a/app.py", 3)).finish();
+        String text = new String(bytes(profile), StandardCharsets.UTF_8);
+        assertThat(text).isEqualTo("tid:7;app.py:sort:3;qsort_r (libc.so.6) 1\n");
+        Profile back = CollapsedReader.read(text.lines().toList(), "test");
+        assertThat(back.frames().get(back.tree().frame(back.samples().node(0))))
+                .isEqualTo(FrameInfo.ofNative("qsort_r", "libc.so.6"));
+    }
+
+    @Test
     void stacksThatReadTheSameAreOneLine() throws IOException {
         // Columns are not shown, nor directories: these four stacks are two lines.
         Profile profile = new ProfileFixture()

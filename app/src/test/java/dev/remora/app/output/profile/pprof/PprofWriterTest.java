@@ -113,6 +113,19 @@ class PprofWriterTest {
     }
 
     @Test
+    void cFramesLiveInTheirLibrarysMapping() throws IOException {
+        Path withC = scratch.resolve("native.pb.gz");
+        try (OutputStream out = Files.newOutputStream(withC)) {
+            new PprofWriter().write(new ProfileFixture().sample(7, FrameInfo.ofNative("qsort_r", "/usr/lib/libc.so.6"),
+                    FrameInfo.ofNative("ffi_call", "/usr/lib/libffi.so.8"), ProfileFixture.frame("sort", "/a/app.py", 3)).finish(), out);
+        }
+        String raw = go.pprof("-raw", withC.toString());
+        assertThat(raw).contains("Mappings");
+        assertThat(raw.substring(raw.indexOf("Mappings"))).contains("/usr/lib/libc.so.6", "/usr/lib/libffi.so.8");
+        assertThat(go.pprof("-top", withC.toString())).contains("qsort_r", "ffi_call", "sort");
+    }
+
+    @Test
     void locationsKeepPythonNamesFilesAndLines() {
         String raw = go.pprof("-raw", file.toString());
 
