@@ -14,7 +14,7 @@ import dev.remora.ports.RemoteMemory;
 /**
  * {@code --native-frames} in a profile: each sample of the stopped target gets its threads' C frames,
  * from their registers. The mappings are read again when the target may have loaded a library since
- * (once a second at most), and the library files parsed once for the whole run.
+ * (once a second at most, while it runs), and the library files parsed once for the whole run.
  */
 final class NativeSamples {
 
@@ -28,21 +28,33 @@ final class NativeSamples {
     private NativeUnwinder unwinder;
     private long mappingsRead;
 
-    NativeSamples(ProcessImage image, RemoteMemory memory, PythonProcess process, InternalFrames internal, ProcessStopper stopper) {
+    NativeSamples(ProcessImage image, RemoteMemory memory, PythonProcess process, InternalFrames internal,
+                  ProcessStopper stopper) throws InspectionException {
         this.image = image;
         this.memory = memory;
         this.process = process;
         this.merge = new StackMerge(process.interpreterFile(), internal);
         this.stopper = stopper;
+        this.unwinder = NativeStacksReader.unwinder(image, memory, null);
+        this.mappingsRead = System.nanoTime();
     }
 
-    /** The visitor for one sample, read while the target is stopped. */
-    StackVisitor around(StackVisitor builder) throws InspectionException {
+    /** The visitor for one sample, read while the target is stopped; {@link #afterResume} sends it on. */
+    CFramesVisitor around(StackVisitor builder) throws InspectionException {
+        return new CFramesVisitor(builder, unwinder, merge, process.evalCalls(), stopper::registers);
+    }
+
+    /** Once the target runs again: the sample's C frames, then the mappings if they are due. */
+    void afterResume(CFramesVisitor sample) {
+        sample.flush();
         long now = System.nanoTime();
-        if (unwinder == null || now - mappingsRead > MAPPINGS_EVERY_NANOS) {
-            unwinder = NativeStacksReader.unwinder(image, memory, unwinder);
+        if (now - mappingsRead > MAPPINGS_EVERY_NANOS) {
+            try {
+                unwinder = NativeStacksReader.unwinder(image, memory, unwinder);
+            } catch (InspectionException e) {
+                // The target went away or hid its mappings: the next stop says so.
+            }
             mappingsRead = now;
         }
-        return new CFramesVisitor(builder, unwinder, merge, process.evalCalls(), stopper::registers);
     }
 }

@@ -10,6 +10,7 @@ import dev.remora.app.wiring.TargetPorts;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.TaskStacks;
+import dev.remora.domain.nativestack.CFramesVisitor;
 import dev.remora.domain.nativestack.InternalFrames;
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileBuilder;
@@ -186,7 +187,7 @@ final class ProfileSession {
      * burst is taken. Only for a target that was running already; not with --blocking, whose walks
      * would each stop the target.
      */
-    private void warmUp() {
+    private void warmUp() throws InspectionException {
         if (firstTick != FirstTick.AFTER_WARM_UP || stopper != null) {
             return;
         }
@@ -208,12 +209,15 @@ final class ProfileSession {
     }
 
     /** What each sample reads: thread stacks, or with --async-aware the chains of asyncio tasks. */
-    private Sampler.Source source(SnapshotOptions walk) {
+    private Sampler.Source source(SnapshotOptions walk) throws InspectionException {
         if (options.asyncAware) {
             AsyncMode mode = options.asyncMode();
             Sampler.Source read = builder -> TaskStacks.feed(process.asyncSnapshot(mode), builder);
             return stopper == null ? read : new StoppedSamples(stopper, image, StoppedSamples.RunStatesBeforeStop.NOT_NEEDED,
-                    (runStates, builder) -> read.sampleInto(builder));
+                    (runStates, builder) -> {
+                        read.sampleInto(builder);
+                        return StoppedSamples.AfterResume.NOTHING;
+                    });
         }
         if (stopper == null) {
             return builder -> process.sample(walk, builder);
@@ -223,10 +227,16 @@ final class ProfileSession {
         if (options.cFrames) {
             NativeSamples cFrames = new NativeSamples(image, memory, process,
                     options.internalFrames ? InternalFrames.SHOWN : InternalFrames.HIDDEN, stopper);
-            return new StoppedSamples(stopper, image, runStates,
-                    (states, builder) -> process.sample(walk, states, cFrames.around(builder)));
+            return new StoppedSamples(stopper, image, runStates, (states, builder) -> {
+                CFramesVisitor sample = cFrames.around(builder);
+                process.sample(walk, states, sample);
+                return () -> cFrames.afterResume(sample);
+            });
         }
-        return new StoppedSamples(stopper, image, runStates, (states, builder) -> process.sample(walk, states, builder));
+        return new StoppedSamples(stopper, image, runStates, (states, builder) -> {
+            process.sample(walk, states, builder);
+            return StoppedSamples.AfterResume.NOTHING;
+        });
     }
 
     private SnapshotOptions walkOptions() {

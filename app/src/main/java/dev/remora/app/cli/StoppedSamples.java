@@ -20,10 +20,21 @@ import java.util.function.LongFunction;
  */
 final class StoppedSamples implements Sampler.Source {
 
-    /** One sample's reading of the stopped target, given each thread's run state from before the stop. */
+    /**
+     * One sample's reading of the stopped target, given each thread's run state from before the stop;
+     * returns what is left to do once the target runs again.
+     */
     @FunctionalInterface
     interface Read {
-        void sampleInto(LongFunction<CpuState> runStates, ProfileBuilder builder) throws InspectionException;
+        AfterResume sampleInto(LongFunction<CpuState> runStates, ProfileBuilder builder) throws InspectionException;
+    }
+
+    /** Work on what a stop read that need not keep the target stopped. */
+    @FunctionalInterface
+    interface AfterResume {
+        AfterResume NOTHING = () -> { };
+
+        void run();
     }
 
     /** Whether each stop is preceded by a reading of the threads' run states. */
@@ -74,11 +85,13 @@ final class StoppedSamples implements Sampler.Source {
     public void sampleInto(ProfileBuilder builder) throws InspectionException {
         Map<Long, CpuState> before = runStates == RunStatesBeforeStop.READ ? runStates() : Map.of();
         stop(stopper);
+        AfterResume after;
         try {
-            read.sampleInto(tid -> before.getOrDefault(tid, CpuState.UNKNOWN), builder);
+            after = read.sampleInto(tid -> before.getOrDefault(tid, CpuState.UNKNOWN), builder);
         } finally {
             stopper.resume();
         }
+        after.run();
     }
 
     private Map<Long, CpuState> runStates() throws InspectionException {

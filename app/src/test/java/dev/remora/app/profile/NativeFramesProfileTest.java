@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,7 +31,7 @@ import static org.assertj.core.api.Assertions.within;
 @Tag("targets")
 class NativeFramesProfileTest {
 
-    private static final String TARGET_SECONDS = "19";
+    private static final String TARGET_SECONDS = "120";
     private static final String PROFILE_SECONDS = "15";
     private static final double POINTS = 0.02;
 
@@ -51,7 +52,10 @@ class NativeFramesProfileTest {
                         "--jsonl", "-o", profile, target.pid());
                 assertThat(run.exitCode()).as(run.err()).isZero();
                 SampledWindow sampled = SampledWindow.ofJsonl(profile);
-                Files.writeString(window, String.format(Locale.ROOT, "%.6f %.6f", sampled.startUnixSeconds(), sampled.endUnixSeconds()));
+                // Whole when it appears: the target stops its loop as soon as the file is there.
+                Path partial = dir.host("window.partial");
+                Files.writeString(partial, String.format(Locale.ROOT, "%.6f %.6f", sampled.startUnixSeconds(), sampled.endUnixSeconds()));
+                Files.move(partial, window, StandardCopyOption.ATOMIC_MOVE);
                 JsonNode measured = new ObjectMapper().readTree(target.output().readLine());
                 double inC = measured.get("c_side").asDouble();
                 Map<String, Double> shares = innermostLibraryShares(Files.readAllLines(profile));

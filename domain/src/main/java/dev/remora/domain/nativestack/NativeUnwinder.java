@@ -28,6 +28,19 @@ public final class NativeUnwinder {
     }
 
     /**
+     * The registers and the stack above the stack pointer, copied now (while the thread is stopped).
+     * Reads a later walk makes beyond the copy (C stacks over 64 KiB) go to the target as it is then.
+     */
+    public CapturedThread capture(ThreadRegisters registers) {
+        return new CapturedThread(registers, CopiedStack.of(memory, modules, registers.sp()));
+    }
+
+    /** The frames of a captured thread, innermost first. */
+    public NativeStack unwind(CapturedThread thread) {
+        return new NativeWalk(thread.stack(), modules, thread.registers().dwarf()).run();
+    }
+
+    /**
      * The stack with each frame's source file and line where its module has a line table (pyenv's
      * builds do; stripped ones do not). A caller's line is that of its call, one byte before the
      * return address, as gdb gives it.
@@ -53,6 +66,6 @@ public final class NativeUnwinder {
 
     /** The thread's frames, innermost first, from its registers at the stop. */
     public NativeStack unwind(ThreadRegisters registers) {
-        return new NativeWalk(CopiedStack.of(memory, modules, registers.sp()), modules, registers.dwarf()).run();
+        return unwind(capture(registers));
     }
 }
