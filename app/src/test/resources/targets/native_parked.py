@@ -9,6 +9,8 @@ Threads (name: what it blocks in):
   locked:      threading.Lock().acquire
   selecting:   select.select on a pipe nobody writes
   sorted-key:  a key function called by sorted(), blocked on a lock
+  asyncio:     an event loop whose only task awaits asyncio.sleep: the loop waits in epoll
+  subinterp:   (3.13+) code run in a second interpreter, in time.sleep (sub_park)
   c-thread:    a thread libc's pthread_create started at pause(): no Python state
   (and the thread that prints READY, parked on a lock too)
 
@@ -56,6 +58,39 @@ def selecting():
     select.select([r], [], [])
 
 
+def asyncio_loop():
+    import asyncio
+
+    async def waiter():
+        parked.release()
+        await asyncio.sleep(100000)
+
+    asyncio.run(waiter())
+
+
+SUB_CODE = """
+import os, time
+def sub_park():
+    os.write({fd}, b"x")
+    time.sleep(100000)
+sub_park()
+"""
+
+
+def subinterpreter():
+    """A thread running code in a second interpreter (3.13+), parked in time.sleep there."""
+    try:
+        import _interpreters as interpreters
+    except ImportError:
+        import _xxsubinterpreters as interpreters
+    r, w = os.pipe()
+    interp = interpreters.create()
+    thread = threading.Thread(target=interpreters.run_string, args=(interp, SUB_CODE.format(fd=w)),
+                              name="subinterp", daemon=True)
+    thread.start()
+    os.read(r, 1)
+
+
 def key_of(value):
     park()
     return value
@@ -93,10 +128,12 @@ def crash(how):
 
 def main():
     for name, target in (("sleeper", sleeper), ("locked", locked), ("selecting", selecting),
-                         ("sorted-key", sorted_key)):
+                         ("sorted-key", sorted_key), ("asyncio", asyncio_loop)):
         threading.Thread(target=target, name=name, daemon=True).start()
+    if sys.version_info >= (3, 13):
+        subinterpreter()
     start_c_thread()
-    for _ in range(4):
+    for _ in range(5):
         parked.acquire()
     if len(sys.argv) > 1:
         signal.signal(signal.SIGUSR1, lambda signum, frame: crash(sys.argv[1]))

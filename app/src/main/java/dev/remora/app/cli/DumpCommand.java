@@ -120,14 +120,17 @@ public final class DumpCommand implements Callable<Integer> {
             writer.write(snapshot, out);
             return;
         }
-        var stacks = snapshot(process, nativeFrames);
+        var stacks = snapshot(process, options());
         target.check(stacks);
         writer(ports).write(stacks, out);
     }
 
-    private ProcessStacks snapshot(PythonProcess process, boolean nativeMarkers) throws InspectionException {
-        SnapshotOptions options = SnapshotOptions.of(SnapshotOptions.Threads.all(allThreads || cThreads))
-                .withNativeFrames(nativeMarkers).withGcFrames(!noGc).withCpuState(true);
+    private SnapshotOptions options() {
+        return SnapshotOptions.of(SnapshotOptions.Threads.all(allThreads || cThreads)).withNativeFrames(nativeFrames)
+                .withGcFrames(!noGc).withCpuState(true);
+    }
+
+    private ProcessStacks snapshot(PythonProcess process, SnapshotOptions options) throws InspectionException {
         return locals ? process.snapshotWithVariables(options) : process.snapshot(options);
     }
 
@@ -146,10 +149,12 @@ public final class DumpCommand implements Callable<Integer> {
         NativeStacksReader reader = new NativeStacksReader(ports.image(), ports.memory(), process,
                 internalFrames ? InternalFrames.SHOWN : InternalFrames.HIDDEN);
         NativeStacksReader.Threads threads = cThreads ? NativeStacksReader.Threads.ALL : NativeStacksReader.Threads.PYTHON;
+        // The C frames stand where <native> markers would.
+        SnapshotOptions options = options().withNativeFrames(false);
         ProcessStacks stacks;
         NativeDump nativeDump;
         if (!ports.memory().changes()) {
-            stacks = snapshot(process, false);
+            stacks = snapshot(process, options);
             target.check(stacks);
             nativeDump = reader.read(stacks, ports.image()::registers, threads);
         } else {
@@ -157,7 +162,7 @@ public final class DumpCommand implements Callable<Integer> {
                     "--native-frames needs to stop the process to read its registers: ")) {
                 StoppedSamples.stop(stopper);
                 try {
-                    stacks = snapshot(process, false);
+                    stacks = snapshot(process, options);
                     nativeDump = reader.read(stacks, stopper::registers, threads);
                 } finally {
                     stopper.resume();

@@ -13,6 +13,7 @@ import dev.remora.domain.nativestack.NativeStack;
 import dev.remora.domain.nativestack.NativeUnwinder;
 import dev.remora.domain.nativestack.StackEntry;
 import dev.remora.domain.nativestack.StackMerge;
+import dev.remora.domain.nativestack.ThreadKey;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.ports.ProcessImage;
 import dev.remora.ports.ProcessImageException;
@@ -52,16 +53,17 @@ final class NativeStacksReader {
     NativeDump read(ProcessStacks stacks, LongFunction<Optional<ThreadRegisters>> registers, Threads threads)
             throws InspectionException {
         NativeUnwinder unwinder = unwinder(image, memory, null);
-        Map<Long, List<EvalCall>> calls = process.evalCalls();
+        Map<ThreadKey, List<EvalCall>> calls = process.evalCalls();
         StackMerge merge = new StackMerge(process.interpreterFile(), internal);
-        Map<Long, MixedStack> merged = new LinkedHashMap<>();
+        Map<ThreadKey, MixedStack> merged = new LinkedHashMap<>();
         Set<Long> python = new HashSet<>();
         for (InterpreterStacks interpreter : stacks.interpreters()) {
             for (ThreadStack thread : interpreter.threads()) {
                 python.add(thread.threadId());
                 Optional<ThreadRegisters> regs = registers.apply(thread.threadId());
-                merged.put(thread.threadId(), regs.isEmpty() ? pythonOnly(thread)
-                        : merge.merge(thread.frames(), calls.getOrDefault(thread.threadId(), List.of()), unwind(unwinder, regs.get())));
+                ThreadKey key = new ThreadKey(interpreter.interpreterId(), thread.threadId());
+                merged.put(key, regs.isEmpty() ? pythonOnly(thread)
+                        : merge.merge(thread.frames(), calls.getOrDefault(key, List.of()), unwind(unwinder, regs.get())));
             }
         }
         List<NativeDump.CThread> cThreads = new ArrayList<>();

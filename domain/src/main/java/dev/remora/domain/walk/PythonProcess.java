@@ -13,6 +13,7 @@ import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.nativestack.EvalCall;
 import dev.remora.domain.nativestack.EvalCalls;
+import dev.remora.domain.nativestack.ThreadKey;
 import dev.remora.domain.model.StackVisitor;
 import dev.remora.domain.objects.ObjectReader;
 import dev.remora.domain.offsets.DebugOffsets;
@@ -220,20 +221,28 @@ public final class PythonProcess {
     }
 
     /**
-     * Each started thread's eval-loop calls, by OS thread id, innermost first: read straight from
-     * memory, so only for a stopped process or a core.
+     * Each started thread state's eval-loop calls, innermost first: read straight from memory, so only
+     * for a stopped process or a core.
      */
-    public Map<Long, List<EvalCall>> evalCalls() throws InspectionException {
+    public Map<ThreadKey, List<EvalCall>> evalCalls() throws InspectionException {
         EvalCalls calls = new EvalCalls(memory, offsets);
-        Map<Long, List<EvalCall>> byThread = new LinkedHashMap<>();
+        Map<ThreadKey, List<EvalCall>> byThread = new LinkedHashMap<>();
         try {
-            for (Interpreters.ThreadRef thread : new Interpreters(reader, offsets, runtime.address(), image.pid()).listing().threads()) {
-                try {
-                    byThread.put(thread.nativeId(), calls.of(thread.address()));
-                } catch (MemoryAccessException e) {
-                    byThread.put(thread.nativeId(), List.of()); // left unmerged, with the reason the merge gives
+            new Interpreters(reader, offsets, runtime.address(), image.pid()).read((window, threads) -> {
+                for (int i = 0; i < threads.count(); i++) {
+                    long nativeId = threads.nativeId(i);
+                    if (threads.notStarted(i, nativeId)) {
+                        continue;
+                    }
+                    List<EvalCall> read;
+                    try {
+                        read = calls.of(threads.address(i));
+                    } catch (MemoryAccessException e) {
+                        read = List.of(); // left unmerged, with the reason the merge gives
+                    }
+                    byThread.put(new ThreadKey(window.id(), Math.max(0, nativeId)), read);
                 }
-            }
+            });
         } catch (MemoryAccessException e) {
             throw Failures.from(e, image.pid());
         }

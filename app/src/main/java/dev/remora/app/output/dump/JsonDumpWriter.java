@@ -8,6 +8,7 @@ import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.model.ThreadStack;
 import dev.remora.domain.model.ThreadStatus;
 import dev.remora.domain.nativestack.MixedStack;
+import dev.remora.domain.nativestack.ThreadKey;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -27,7 +28,7 @@ public final class JsonDumpWriter implements DumpWriter {
             for (InterpreterStacks interp : stacks.interpreters()) {
                 json.beginObject().name("interpreter_id").value(interp.interpreterId()).name("threads").beginArray();
                 for (ThreadStack thread : TextDumpWriter.signalledFirst(interp.threads(), nativeDump)) {
-                    thread(json, thread, nativeDump);
+                    thread(json, interp.interpreterId(), thread, nativeDump);
                 }
                 json.endArray();
                 if (interp.notStarted() > 0) {
@@ -53,7 +54,7 @@ public final class JsonDumpWriter implements DumpWriter {
         out.flush();
     }
 
-    private static void thread(JsonWriter json, ThreadStack thread, NativeDump nativeDump) throws IOException {
+    private static void thread(JsonWriter json, long interpreterId, ThreadStack thread, NativeDump nativeDump) throws IOException {
         json.beginObject().name("thread_id").value(thread.threadId()).name("status").beginArray();
         for (ThreadStatus status : thread.status().stream().sorted().toList()) {
             json.value(status.label());
@@ -61,7 +62,7 @@ public final class JsonDumpWriter implements DumpWriter {
         json.endArray();
         signal(json, thread.threadId(), nativeDump);
         json.name("frames");
-        MixedStack mixed = nativeDump.stacks().get(thread.threadId());
+        MixedStack mixed = nativeDump.stacks().get(new ThreadKey(interpreterId, thread.threadId()));
         if (mixed == null) {
             JsonFrames.write(json, thread.frames(), thread.variables());
         } else {

@@ -1,6 +1,7 @@
 package dev.remora.app.output.dump;
 
 import dev.remora.domain.nativestack.MixedStack;
+import dev.remora.domain.nativestack.ThreadKey;
 import dev.remora.ports.FatalSignal;
 
 import java.util.List;
@@ -8,10 +9,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The C side of a dump: each Python thread's merged stack by OS thread id, the threads with no Python
+ * The C side of a dump: each Python thread state's merged stack (by interpreter and OS thread id), the threads with no Python
  * state ({@code --native-all}), and the signal a core's process died of.
  */
-public record NativeDump(Map<Long, MixedStack> stacks, List<CThread> cThreads, Optional<FatalSignal> signal) {
+public record NativeDump(Map<ThreadKey, MixedStack> stacks, List<CThread> cThreads, Optional<FatalSignal> signal) {
 
     /** A thread the interpreter does not know (started by C code), with its C frames. */
     public record CThread(long threadId, Optional<String> name, MixedStack stack) {}

@@ -7,6 +7,7 @@ import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.model.ThreadStack;
 import dev.remora.domain.model.ThreadStatus;
 import dev.remora.domain.nativestack.MixedStack;
+import dev.remora.domain.nativestack.ThreadKey;
 import dev.remora.domain.nativestack.StackEntry;
 
 import java.io.PrintWriter;
@@ -37,7 +38,7 @@ public final class TextDumpWriter implements DumpWriter {
                         : "Thread %d".formatted(thread.threadId());
                 String signal = nativeDump.signalOf(thread.threadId()).map(s -> "; " + s).orElse("");
                 out.printf("%s (%s%s; most recent call first):%n", where, describe(thread), signal);
-                MixedStack mixed = nativeDump.stacks().get(thread.threadId());
+                MixedStack mixed = nativeDump.stacks().get(new ThreadKey(interp.interpreterId(), thread.threadId()));
                 if (mixed != null) {
                     writeMixed(thread, mixed, out);
                 } else {
