@@ -54,6 +54,8 @@ public final class PythonProcess {
     private final FrameCaches frameCaches = new FrameCaches();
     private final ProcessWalk processWalk;
     private AsyncGraphBuilder asyncio;
+    private EvalCalls evalCalls;
+    private Interpreters evalCallThreads;
     private long walks;
 
     private PythonProcess(ProcessImage image, RemoteMemory memory, LocatedRuntime runtime) {
@@ -225,10 +227,15 @@ public final class PythonProcess {
      * for a stopped process or a core.
      */
     public Map<ThreadKey, List<EvalCall>> evalCalls() throws InspectionException {
-        EvalCalls calls = new EvalCalls(memory, offsets);
+        if (evalCalls == null) {
+            // Made once: a profile with C frames asks at every sample.
+            evalCalls = new EvalCalls(memory, offsets);
+            evalCallThreads = new Interpreters(reader, offsets, runtime.address(), image.pid());
+        }
+        EvalCalls calls = evalCalls;
         Map<ThreadKey, List<EvalCall>> byThread = new LinkedHashMap<>();
         try {
-            new Interpreters(reader, offsets, runtime.address(), image.pid()).read((window, threads) -> {
+            evalCallThreads.read((window, threads) -> {
                 for (int i = 0; i < threads.count(); i++) {
                     long nativeId = threads.nativeId(i);
                     if (threads.notStarted(i, nativeId)) {

@@ -271,8 +271,9 @@ class NativeUnwinderTest {
         assertThat(opened).allSatisfy(path -> assertThat(path).startsWith("/usr/lib/debug/"));
     }
 
+    /** Libraries are read once per process, not per walk: what the walk costs is measured by scripts/bench-*.py. */
     @Test
-    void repeatedWalksReuseTheParsedTablesAndStayFast() throws Exception {
+    void repeatedWalksReuseTheParsedTables() throws Exception {
         Site site = siteWithAFrame();
         long pc = site.pc();
         long sp = STACK + 0x8000;
@@ -280,15 +281,18 @@ class NativeUnwinderTest {
         memory.putLong(cfa - 8, MAIN + 0x123);
         framePointerChain(cfa + 0x40);
         ThreadRegisters start = registers(HostLibc.BASE + pc, sp, cfa + 0x40);
-        unwinder.unwind(start);
+        List<String> opened = new ArrayList<>();
+        NativeUnwinder counted = new NativeUnwinder(memory, NativeModules.of(mappings, path -> {
+            opened.add(path);
+            return HostFiles.open(path);
+        }, memory));
+        NativeStack first = counted.unwind(start);
+        List<String> openedByFirst = List.copyOf(opened);
 
-        long began = System.nanoTime();
-        for (int i = 0; i < 800; i++) {
-            unwinder.unwind(start);
+        for (int i = 0; i < 100; i++) {
+            assertThat(counted.unwind(start)).isEqualTo(first);
         }
-        long perWalkMicros = (System.nanoTime() - began) / 800 / 1000;
-
-        // 8 threads must take well under 100 ms after the first dump.
-        assertThat(perWalkMicros).isLessThan(1000);
+        assertThat(openedByFirst).contains(HostFiles.LIBC);
+        assertThat(opened).as("files opened after the first walk").isEqualTo(openedByFirst);
     }
 }
