@@ -15,7 +15,8 @@ import dev.remora.ports.RemoteMemory;
  * read with {@link #readLate} (thread states, whose current frame names the stack), then second
  * copies of the ranges the last snapshot's checks read back (see {@link #recordCheck}). So a thread
  * state is read after its frames and before their second copies, and a check can use the batch
- * instead of a round trip of its own.
+ * instead of a round trip of its own. Stack copies that ride along ({@link Rider}) come before all of
+ * these: each reads its thread state first, so nothing the batch touches runs ahead of that read.
  */
 public final class SnapshotReader {
 
@@ -55,9 +56,9 @@ public final class SnapshotReader {
     private int[] riderFirst = new int[8];
     private int[] riderLast = new int[8];
     private int[] riderOffsets = new int[64];
-    /** The batch as read: riders' first copies, the snapshot's own ranges, riders' second copies. */
+    /** The batch as read: the riders' ranges, then the snapshot's own ranges. */
     private final RangeList batch = new RangeList(256);
-    private int firstCopies;
+    private int riderRanges;
     /** Bytes the batch fills in {@link Regions#bytes}: a refresh puts its range after them. */
     private int batchEnd;
 
@@ -86,6 +87,7 @@ public final class SnapshotReader {
         refreshes = 0;
         extraOffset = -1;
         int riding = takeRiders();
+        riderRanges = 0; // until the layout puts riders in the batch
         int total = layOut(riding);
         if (total == 0) {
             searchable = 0;
@@ -96,39 +98,39 @@ public final class SnapshotReader {
         remoteReads++;
         remoteBytes += batchEnd;
         int whole = batch.readInto(memory, regions.bytes, total);
-        if (whole < firstCopies) {
+        if (whole < riderRanges) {
             // A rider's range is gone (a chunk freed since it was planned): the snapshot's own ranges were
-            // not read. Read them on their own; the riders read theirs when their walks come.
+            // not read. Read them on their own; the riders from that one on read theirs when their walks come.
             batches++;
             remoteReads++;
-            whole = firstCopies + regions.list.readInto(memory, regions.bytes, planned + checks);
-            java.util.Arrays.fill(riderLast, 0, riding, -1);
+            int riders = whole;
+            whole = riderRanges + regions.list.readInto(memory, regions.bytes, planned + checks);
+            for (int k = 0; k < riding; k++) {
+                if (riderLast[k] >= riders) {
+                    riderLast[k] = -1;
+                }
+            }
         }
-        // The snapshot's own ranges follow the riders' first copies.
-        int ownWhole = Math.max(0, Math.min(whole - firstCopies, planned + checks));
+        // The snapshot's own ranges follow the riders'.
+        int ownWhole = Math.max(0, Math.min(whole - riderRanges, planned + checks));
         searchable = Math.min(ownWhole, planned);
         checksUsable = ownWhole == planned + checks;
         for (int k = 0; k < riding; k++) {
             Rider rider = ridingNow[k];
             ridingNow[k] = null;
-            boolean arrived = riderLast[k] >= 0 && whole > riderLast[k] && ownWhole >= planned;
+            boolean arrived = riderLast[k] >= 0 && whole > riderLast[k];
             rider.arrived(regions.bytes, riderOffsets, riderFirst[k], arrived, snapshots);
         }
     }
 
     /**
-     * A reader of its own ranges that rides along with the next snapshot's batch: a copy of some
-     * ranges, a thread state, and the ranges again. The thread state is the one the snapshot reads
-     * late itself; the first copies are read before the snapshot's own ranges and the second copies
-     * after them, so one batch holds, for every rider, its ranges on both sides of its thread state.
+     * A reader of its own ranges that rides along with the next snapshot's batch, ahead of the
+     * snapshot's own ranges: riders are read first, each rider's ranges together and in its order, so
+     * that what a rider reads first is the first thing the batch asks of the target.
      * {@link #ride} it again for each batch.
      */
     public interface Rider {
-        /** How many ranges, the thread state included: {@code 2 * middle() + 1}. */
         int ranges();
-
-        /** The thread state's position among the ranges; the ranges after it mirror those before it. */
-        int middle();
 
         long start(int range);
 
@@ -164,51 +166,29 @@ public final class SnapshotReader {
     }
 
     /**
-     * Lays the batch out: the riders' first copies, the snapshot's own ranges, the riders' second
-     * copies. Own ranges keep their places in {@link Regions#bytes}; the riders' bytes go after them.
+     * Lays the batch out: the riders' ranges, then the snapshot's own ranges. Own ranges keep their
+     * places in {@link Regions#bytes}; the riders' bytes go after them.
      *
      * @return how many ranges the batch reads
      */
     private int layOut(int riding) {
         int own = planned + checks;
-        int riderRanges = 0;
+        int wanted = 0;
         for (int k = 0; k < riding; k++) {
-            riderRanges += ridingNow[k].ranges();
+            wanted += ridingNow[k].ranges();
         }
-        batch.ensureCapacity(own + riderRanges);
-        if (riderOffsets.length < riderRanges) {
-            riderOffsets = new int[Math.max(riderRanges, riderOffsets.length * 2)];
+        batch.ensureCapacity(own + wanted);
+        if (riderOffsets.length < wanted) {
+            riderOffsets = new int[Math.max(wanted, riderOffsets.length * 2)];
         }
         long at = regions.end();
-        // First copies, in riders' order.
-        int n = 0, used = 0;
+        int n = 0;
         for (int k = 0; k < riding; k++) {
             Rider rider = ridingNow[k];
-            riderFirst[k] = used;
-            riderLast[k] = -1;
-            int middle = rider.middle();
-            for (int r = 0; r < middle; r++, n++) {
+            riderFirst[k] = n;
+            for (int r = 0; r < rider.ranges(); r++, n++) {
                 batch.set(n, rider.start(r), rider.length(r), (int) at);
-                riderOffsets[used + r] = (int) at;
-                at += rider.length(r);
-            }
-            used += rider.ranges();
-        }
-        firstCopies = n;
-        batch.copyFrom(regions.list, n, own);
-        n += own;
-        // The thread states are among the snapshot's late ranges; then the second copies.
-        for (int k = 0; k < riding; k++) {
-            Rider rider = ridingNow[k];
-            int first = riderFirst[k], middle = rider.middle();
-            int state = regions.find(rider.start(middle), rider.length(middle), early, planned);
-            if (state < 0) {
-                continue; // its thread state is not read late this time: the rider reads on its own
-            }
-            riderOffsets[first + middle] = state;
-            for (int r = middle + 1; r < rider.ranges(); r++, n++) {
-                batch.set(n, rider.start(r), rider.length(r), (int) at);
-                riderOffsets[first + r] = (int) at;
+                riderOffsets[n] = (int) at;
                 at += rider.length(r);
             }
             riderLast[k] = n - 1;
@@ -219,12 +199,13 @@ public final class SnapshotReader {
                 riderLast[k] = -1;
             }
             batch.copyFrom(regions.list, 0, own);
-            firstCopies = 0;
             batchEnd = regions.end();
             return own;
         }
+        batch.copyFrom(regions.list, n, own);
+        riderRanges = n;
         batchEnd = (int) at; // below Regions' bound: reserve(at) held
-        return n;
+        return n + own;
     }
 
     /** Snapshots begun so far: the current one's number. */

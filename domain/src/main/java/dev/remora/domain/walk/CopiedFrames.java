@@ -44,8 +44,8 @@ final class CopiedFrames implements FrameReads {
         if (address == first) {
             innermost = innermost(address, dst);
         } else if (shape.suspendedGenerator(dst, 0)) {
-            // A generator suspended when first copied: resumed by the thread state's moment, as the
-            // frame above it says, when the second copy shows it linked again.
+            // A generator that the frame above it says ran at the thread state's moment, suspended when
+            // first copied: taken from the second copy when that shows it resumed again.
             resumedInSecondCopy(address, dst);
         }
         return true;
@@ -82,8 +82,8 @@ final class CopiedFrames implements FrameReads {
 
     /**
      * Copies the second copy of a frame into {@code dst} when it shows the frame linked to a caller
-     * under the same code: a generator's frame read as suspended in the first copy (no caller), resumed
-     * by the moment of the thread state that names a frame above it. False when the copy holds no such
+     * under the same code: a generator's frame read as suspended in the first copy (no caller), though
+     * the thread state named a frame above it, resumed again by the second. False when the copy holds no such
      * second reading; {@code dst} then keeps the first.
      */
     boolean resumedInSecondCopy(long address, byte[] dst) {
@@ -97,14 +97,15 @@ final class CopiedFrames implements FrameReads {
     }
 
     /**
-     * The innermost frame as it stood when the thread state named it, {@code dst} holding its first copy.
-     * Where a popped frame's code reads cleared (3.14+ clears it; a freed 3.10 frame object may read so):
-     * the frame at {@code address} in the second copy when the first found the slot cleared (copied
-     * before the push), its bytes then replacing {@code dst}'s; a frame popped before the second copy
-     * is taken from the first. A microsecond call is the innermost frame a proof
-     * of both copies rejects most often, and a tick read again after such a rejection lands mostly
-     * between calls. Another frame in the slot is left to the proof: taking it showed impossible
-     * stacks on a target that churns through calls.
+     * The innermost frame as the copies found it, {@code dst} holding its first copy. Where a popped
+     * frame's code reads cleared (3.14+ clears it; a freed 3.10 frame object may read so): a frame
+     * that returned after the thread state named it, before the first copy, is taken from the second
+     * copy when a call has filled its slot again by then (in a loop, mostly the same function, called
+     * from the same caller), its bytes then replacing {@code dst}'s; a frame popped before the second
+     * copy is taken from the first. A microsecond call is the innermost frame a proof of both copies
+     * rejects most often, and a tick read again after such a rejection lands mostly between calls.
+     * Another frame in the slot is left to the proof: taking it showed impossible stacks on a target
+     * that churns through calls.
      */
     InnermostReading innermost(long address, byte[] dst) {
         byte[] bytes = copy.bytes();
@@ -115,7 +116,7 @@ final class CopiedFrames implements FrameReads {
         boolean firstLive = shape.executable(dst, 0) != 0;
         boolean secondLive = shape.executable(bytes, at) != 0;
         if (secondLive && !firstLive) {
-            // Pushed into a slot its last frame had cleared, after the first copy.
+            // Cleared by its return before the first copy, filled again by a call before the second.
             System.arraycopy(bytes, at, dst, 0, dst.length);
             return InnermostReading.BOTH_COPIES;
         }

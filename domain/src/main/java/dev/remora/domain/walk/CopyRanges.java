@@ -3,32 +3,40 @@ package dev.remora.domain.walk;
 import dev.remora.domain.memory.RangeList;
 
 /**
- * The ranges one {@link StackCopy} reads, in order: the stack's ranges (frames outside the data
- * stack's chunk, then the chunk), the thread state, then the stack's ranges again, mirrored; and
- * where each range's bytes sit once read.
+ * The ranges one {@link StackCopy} reads, in order: the thread state, the stack's ranges (frames
+ * outside the data stack's chunk, then the chunk), then the stack's ranges again, mirrored; and where
+ * each range's bytes sit once read. The thread state comes first because reading a running thread's
+ * stack slows it for a moment (its next writes to the lines read miss its cache), and a thread state
+ * read in that moment would find the thread, more often than chance, in code that writes its stack.
  */
 final class CopyRanges {
 
+    private final RangeList stacks = new RangeList(8);
     private final RangeList ranges = new RangeList(8);
-    /** The stack's ranges in each copy; the thread state is range {@code stackRanges}. */
+    /** The stack's ranges in each copy: range 0 is the thread state, then the first copies, then the second. */
     private int stackRanges;
 
-    /** Starts a plan: the stack's ranges come first. */
+    /** Starts a plan: the stack's ranges come first, then {@link #endWithState}. */
     void clear() {
+        stacks.clear();
         ranges.clear();
         stackRanges = 0;
     }
 
     void addStack(long address, int bytes) {
-        ranges.add(address, bytes, 0);
+        stacks.add(address, bytes, 0);
     }
 
-    /** Ends a plan: the thread state, then the stack's ranges again, the last first. */
+    /** Ends a plan: the thread state, the stack's ranges, then the stack's ranges again, the last first. */
     void endWithState(long tstate, int length) {
-        stackRanges = ranges.count();
+        stackRanges = stacks.count();
+        ranges.clear();
         ranges.add(tstate, length, 0);
+        for (int r = 0; r < stackRanges; r++) {
+            ranges.add(stacks.start(r), stacks.length(r), 0);
+        }
         for (int r = stackRanges - 1; r >= 0; r--) {
-            ranges.add(ranges.start(r), ranges.length(r), 0);
+            ranges.add(stacks.start(r), stacks.length(r), 0);
         }
     }
 
@@ -53,21 +61,22 @@ final class CopyRanges {
         return ranges.length(r);
     }
 
-    int offset(int r) {
-        return ranges.offset(r);
-    }
-
     void setOffset(int r, int at) {
         ranges.setOffset(r, at);
     }
 
     long stateAddress() {
-        return ranges.start(stackRanges);
+        return ranges.start(0);
     }
 
     /** Where the thread state's bytes sit. */
     int stateOffset() {
-        return ranges.offset(stackRanges);
+        return ranges.offset(0);
+    }
+
+    /** Where the first copy of stack range {@code r} sits. */
+    int firstOffset(int r) {
+        return ranges.offset(1 + r);
     }
 
     /** Where the second copy of stack range {@code r} sits. */
@@ -78,20 +87,29 @@ final class CopyRanges {
     /** Where the first copy holds {@code n} bytes at {@code address}, or -1. */
     int firstCopyOf(long address, int n) {
         int r = rangeHolding(address, n);
-        return r < 0 ? -1 : ranges.offset(r) + (int) (address - ranges.start(r));
+        return r < 0 ? -1 : firstOffset(r) + (int) (address - stacks.start(r));
     }
 
     /** Where the second copy holds {@code n} bytes at {@code address}, or -1. */
     int secondCopyOf(long address, int n) {
         int r = rangeHolding(address, n);
-        return r < 0 ? -1 : secondOffset(r) + (int) (address - ranges.start(r));
+        return r < 0 ? -1 : secondOffset(r) + (int) (address - stacks.start(r));
+    }
+
+    /** Stack range {@code r}'s address and length. */
+    long stackStart(int r) {
+        return stacks.start(r);
+    }
+
+    int stackLength(int r) {
+        return stacks.length(r);
     }
 
     /** The stack range whose copies hold {@code n} bytes at {@code address}, or -1. */
     private int rangeHolding(long address, int n) {
         for (int r = 0; r < stackRanges; r++) {
-            long delta = address - ranges.start(r);
-            if (delta >= 0 && delta <= ranges.length(r) - n) {
+            long delta = address - stacks.start(r);
+            if (delta >= 0 && delta <= stacks.length(r) - n) {
                 return r;
             }
         }

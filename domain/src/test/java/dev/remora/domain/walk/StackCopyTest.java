@@ -73,9 +73,7 @@ class StackCopyTest {
         ScriptedMemory target = target(frame);
         target.putLong(frame, 0xAAAA);
         SnapshotReader reader = new SnapshotReader(target);
-        // The snapshot reads the thread state late, as a walk does: the copy's middle is that read.
         reader.reset();
-        reader.readLate(TSTATE, new byte[THREAD.readLength()], 0, THREAD.readLength());
         StackCopy copy = new StackCopy(THREAD);
         copy.planFrom(TSTATE, state(target));
         reader.ride(copy);
@@ -92,7 +90,6 @@ class StackCopyTest {
 
         copy.planFrom(TSTATE, state(target));
         reader.ride(copy);
-        reader.readLate(TSTATE, new byte[THREAD.readLength()], 0, THREAD.readLength());
         reader.reset();
         assertThat(copy.rodeAlong(reader)).isTrue();
         reader.reset();
@@ -112,11 +109,11 @@ class StackCopyTest {
         ScriptedMemory target = target(callee);
         target.putLong(caller, 0xAAAA);
         target.putLong(callee + 8, caller);
-        // The caller returns and another call takes its place while the stack is being copied.
-        target.afterRange(0, () -> target.putLong(caller, 0xBBBB));
+        // The caller returns and another call takes its place between the two copies.
+        target.afterRange(1, () -> target.putLong(caller, 0xBBBB));
         StackCopy copy = new StackCopy(THREAD);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
-        assertThat(target.batchedReads()).as("stack, thread state and stack again in one read").isEqualTo(1);
+        assertThat(target.batchedReads()).as("thread state, stack and stack again in one read").isEqualTo(1);
 
         WalkedFrames walked = walk(copy, callee, caller);
 
@@ -160,7 +157,7 @@ class StackCopyTest {
         target.putLong(tiny + 8, HEAP_FRAME);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = copyHoldingHeapFrame(reader, target);
-        target.afterRange(0, () -> target.putLong(HEAP_FRAME + 8, 0)); // the heap frame's first copy comes first
+        target.afterRange(1, () -> target.putLong(HEAP_FRAME + 8, 0)); // the heap frame's first copy comes first
 
         assertThat(read(copy, reader, target)).isTrue();
         long[] frames = {tiny, HEAP_FRAME, caller};
@@ -178,8 +175,9 @@ class StackCopyTest {
         target.putLong(HEAP_FRAME, 0xCCCC);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = copyHoldingHeapFrame(reader, target);
-        // Resumed by the caller after its first copy, before the thread state names the frame above it.
-        target.afterRange(0, () -> target.putLong(HEAP_FRAME + 8, caller));
+        // Suspended when first copied, though the thread state, read before, named a frame above it;
+        // resumed again by the second copy.
+        target.afterRange(1, () -> target.putLong(HEAP_FRAME + 8, caller));
         assertThat(read(copy, reader, target)).isTrue();
         byte[] header = new byte[FRAME_SIZE];
         assertThat(copy.frame(HEAP_FRAME, header)).isTrue();
@@ -195,7 +193,7 @@ class StackCopyTest {
         target.putLong(HEAP_FRAME, 0xCCCC);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = copyHoldingHeapFrame(reader, target);
-        target.afterRange(0, () -> {
+        target.afterRange(1, () -> {
             target.putLong(HEAP_FRAME, 0xEEEE);
             target.putLong(HEAP_FRAME + 8, CHUNK + 0x100);
         });
@@ -208,12 +206,13 @@ class StackCopyTest {
     }
 
     @Test
-    void anInnermostFramePushedWhileCopiedIsTakenFromTheSecondCopy() throws Exception {
+    void anInnermostFrameThatReturnedBeforeTheFirstCopyIsTakenFromACallInItsSlotByTheSecond() throws Exception {
         long caller = CHUNK + 0x100, tiny = CHUNK + 0x200;
         ScriptedMemory target = target(tiny);
         target.putLong(caller, 0xAAAA);
-        // The slot holds a popped frame's cleared code until the call lands, after the first copy.
-        target.afterRange(0, () -> {
+        // The named frame returned (its code cleared) before the first copy; the next call of the loop
+        // lands in its slot before the second.
+        target.afterRange(1, () -> {
             target.putLong(tiny, 0xDDDD);
             target.putLong(tiny + 8, caller);
         });
@@ -234,7 +233,7 @@ class StackCopyTest {
         target.putLong(caller, 0xAAAA);
         target.putLong(tiny, 0xDDDD);
         target.putLong(tiny + 8, caller);
-        target.afterRange(0, () -> {
+        target.afterRange(1, () -> {
             target.putLong(tiny, 0xEEEE);
             target.putLong(tiny + 8, CHUNK + 0x80);
         });
@@ -255,7 +254,7 @@ class StackCopyTest {
         target.putLong(caller, 0xAAAA);
         target.putLong(tiny, 0xDDDD);
         target.putLong(tiny + 8, caller);
-        // Popped, its code cleared, between the thread state and the second copy.
+        // Popped, its code cleared, between the two copies.
         target.afterRange(1, () -> target.putLong(tiny, 0));
         StackCopy copy = new StackCopy(THREAD);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
@@ -268,6 +267,49 @@ class StackCopyTest {
         WalkedFrames walked = walk(copy, tiny, caller);
         assertThat(proof(copy).unchangedInSecondCopy(walked, reading)).isTrue();
         assertThat(proof(copy).unchangedInSecondCopy(walked, CopiedFrames.InnermostReading.BOTH_COPIES)).isFalse();
+    }
+
+    @Test
+    void theThreadStateIsReadBeforeAnyOfTheStack() throws Exception {
+        long caller = CHUNK + 0x100, callee = CHUNK + 0x200;
+        ScriptedMemory target = target(caller);
+        target.putLong(caller, 0xAAAA);
+        // Reading a running thread's stack slows it for a moment: what the tick shows must be named first.
+        target.afterRange(0, () -> {
+            target.putLong(callee, 0xBBBB);
+            target.putLong(callee + 8, caller);
+            target.putLong(TSTATE + THREAD.currentFrame(), callee);
+        });
+        StackCopy copy = new StackCopy(THREAD);
+        assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
+
+        assertThat(copy.current()).as("named before the call").isEqualTo(caller);
+        assertThat(proof(copy).unchangedInSecondCopy(walk(copy, caller), CopiedFrames.InnermostReading.BOTH_COPIES)).isTrue();
+    }
+
+    @Test
+    void aCopyRidingAlongIsReadBeforeTheSnapshotsOwnRanges() throws Exception {
+        long caller = CHUNK + 0x100, callee = CHUNK + 0x200, interpreter = 0x3000;
+        ScriptedMemory target = target(caller);
+        target.putLong(caller, 0xAAAA);
+        target.putLong(interpreter, 1);
+        SnapshotReader reader = new SnapshotReader(target);
+        reader.reset();
+        reader.read(interpreter, new byte[8], 0, 8);
+        StackCopy copy = new StackCopy(THREAD);
+        copy.planFrom(TSTATE, state(target));
+        reader.ride(copy);
+        target.afterRange(0, () -> {
+            target.putLong(TSTATE + THREAD.currentFrame(), callee);
+            target.putLong(interpreter, 2);
+        });
+
+        reader.reset();
+        assertThat(copy.rodeAlong(reader)).isTrue();
+        assertThat(copy.current()).as("the batch's first range").isEqualTo(caller);
+        byte[] own = new byte[8];
+        reader.read(interpreter, own, 0, 8);
+        assertThat(Bytes.getLong(own, 0)).as("the snapshot's own range, read after").isEqualTo(2);
     }
 
     @Test
@@ -465,7 +507,7 @@ class StackCopyTest {
         copy.finishWalk();
         // A call pushes a frame while the stack is copied: the record's first copy (range 0, before the
         // chunk) is older than the thread state.
-        target.afterRange(0, () -> target.putLong(C_STACK_CFRAME + 8, CHUNK + 0x200));
+        target.afterRange(1, () -> target.putLong(C_STACK_CFRAME + 8, CHUNK + 0x200));
 
         assertThat(readCFrameCopy(copy, reader, target)).isTrue();
         copy.current();
