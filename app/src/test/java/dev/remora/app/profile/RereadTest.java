@@ -56,12 +56,18 @@ class RereadTest {
 
         @Override
         public int readPrefix(long[] addresses, int[] lengths, byte[] dst, int[] dstOffsets, int count) {
-            // A stack copy reads the same range twice, the thread state in between: change it after the first.
+            // A stack copy reads its ranges twice, the second time mirrored: change the range whose two
+            // copies come nearest each other (the data stack's chunk) after its first. (A thread state the
+            // batch reads twice, its copy's and the snapshot's own, is read far apart.)
             int copied = -1;
-            for (int i = 0; i < count && copied < 0 && moves > 0; i++) {
+            int nearest = Integer.MAX_VALUE;
+            for (int i = 0; i < count && moves > 0; i++) {
                 for (int j = i + 1; j < count; j++) {
                     if (addresses[j] == addresses[i] && lengths[j] == lengths[i]) {
-                        copied = i;
+                        if (j - i < nearest) {
+                            nearest = j - i;
+                            copied = i;
+                        }
                         break;
                     }
                 }

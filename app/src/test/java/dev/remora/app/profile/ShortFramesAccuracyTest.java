@@ -23,9 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * Open: passes on 3.13; the default walk still gives tiny functions 2 to 4 points less than --blocking
- * does on 3.12 and 3.15 over all idioms together (and up to 8 within one), more with --frame-marker;
- * run it by name with -Dremora.test.excludedGroups=none.
+ * Open: the default walk still gives tiny functions 2 to 4 points less than --blocking does over all
+ * idioms together on 3.14 and 3.15, which read the thread state first (and up to 8 within one), more
+ * on the versions that read it between the copies and with --frame-marker; run it by name with
+ * -Dremora.test.excludedGroups=none.
  *
  * <p>Functions that last about a microsecond, called from a generator expression, a generator, map,
  * sorted's key, a list comprehension, a coroutine and a recursion (targets/short_frames.py): the

@@ -34,12 +34,13 @@ import java.util.function.Supplier;
  *     named after the instruction they stand for (generated, see {@code scripts/version-tables})
  * @param unexported 3.13+: layout facts the debug offsets leave out, read as if they were there
  * @param splitDictValues where a split dict keeps its values
+ * @param poppedFrames what a returned frame leaves in its slot
  */
 public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> exported, Optional<HeaderTable> headers,
                             FrameOwners owners, long stackRefTagBits, int compactUnicodeExtra,
                             Optional<GeneratorStates> generatorStates, OptionalInt awaitedStackDepth,
                             LineTableFormat lineTable, Optional<DictKeysLayout> dictKeys, UnstartedThreads unstartedThreads, List<String> opcodeNames,
-                            Optional<HeaderTable> unexported, SplitDictValues splitDictValues) {
+                            Optional<HeaderTable> unexported, SplitDictValues splitDictValues, PoppedFrames poppedFrames) {
 
     /**
      * Oldest first, as {@code scripts/version-tables/generate.sh} lists them. Each layout is built when
@@ -70,6 +71,7 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
         private List<String> opcodeNames;
         private Optional<HeaderTable> unexported = Optional.empty();
         private SplitDictValues splitDictValues = SplitDictValues.KEY_ORDER;
+        private PoppedFrames poppedFrames = PoppedFrames.KEPT;
 
         private Builder(int major, int minor) {
             this.major = major;
@@ -136,6 +138,11 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
             return this;
         }
 
+        public Builder poppedFrames(PoppedFrames what) {
+            poppedFrames = what;
+            return this;
+        }
+
         public Builder opcodes(String commaSeparated) {
             opcodeNames = OpcodeNames.parse(commaSeparated);
             return this;
@@ -148,7 +155,7 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
             }
             return new VersionLayout(major, minor, exported, headers, owners, stackRefTagBits, compactUnicodeExtra,
                     generatorStates, awaitedStackDepth, lineTable, dictKeys, unstartedThreads, opcodeNames,
-                    unexported, splitDictValues);
+                    unexported, splitDictValues, poppedFrames);
         }
     }
 

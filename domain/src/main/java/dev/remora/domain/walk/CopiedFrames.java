@@ -97,15 +97,16 @@ final class CopiedFrames implements FrameReads {
     }
 
     /**
-     * The innermost frame as the copies found it, {@code dst} holding its first copy. Where a popped
-     * frame's code reads cleared (3.14+ clears it; a freed 3.10 frame object may read so): a frame
-     * that returned after the thread state named it, before the first copy, is taken from the second
-     * copy when a call has filled its slot again by then (in a loop, mostly the same function, called
-     * from the same caller), its bytes then replacing {@code dst}'s; a frame popped before the second
-     * copy is taken from the first. A microsecond call is the innermost frame a proof of both copies
-     * rejects most often, and a tick read again after such a rejection lands mostly between calls.
-     * Another frame in the slot is left to the proof: taking it showed impossible stacks on a target
-     * that churns through calls.
+     * The innermost frame as the copies found it, {@code dst} holding its first copy. Where a frame's
+     * code reads cleared (3.14+ clears it as the frame returns; a freed 3.10 frame object may read so)
+     * in the first copy and not in the second, the second copy's bytes replace {@code dst}'s: with the
+     * thread state read between the copies, the named frame was pushed after the first; read before
+     * them (3.14+), it returned before the first copy and a call filled its slot again by the second
+     * (in a loop, mostly the same function, called from the same caller). A frame popped before the
+     * second copy is taken from the first. A microsecond call is the innermost frame a proof of both
+     * copies rejects most often, and a tick read again after such a rejection lands mostly between
+     * calls. Another frame in the slot is left to the proof: taking it showed impossible stacks on a
+     * target that churns through calls.
      */
     InnermostReading innermost(long address, byte[] dst) {
         byte[] bytes = copy.bytes();
@@ -116,7 +117,7 @@ final class CopiedFrames implements FrameReads {
         boolean firstLive = shape.executable(dst, 0) != 0;
         boolean secondLive = shape.executable(bytes, at) != 0;
         if (secondLive && !firstLive) {
-            // Cleared by its return before the first copy, filled again by a call before the second.
+            // Cleared in the first copy, a frame in the second: pushed between them, or returned and called again.
             System.arraycopy(bytes, at, dst, 0, dst.length);
             return InnermostReading.BOTH_COPIES;
         }

@@ -3,18 +3,24 @@ package dev.remora.domain.walk;
 import dev.remora.domain.memory.RangeList;
 
 /**
- * The ranges one {@link StackCopy} reads, in order: the thread state, the stack's ranges (frames
- * outside the data stack's chunk, then the chunk), then the stack's ranges again, mirrored; and where
- * each range's bytes sit once read. The thread state comes first because reading a running thread's
- * stack slows it for a moment (its next writes to the lines read miss its cache), and a thread state
- * read in that moment would find the thread, more often than chance, in code that writes its stack.
+ * The ranges one {@link StackCopy} reads, in order: the stack's ranges (frames outside the data
+ * stack's chunk, then the chunk) and the thread state, before them or after them as the
+ * {@link CopyOrder} says, then the stack's ranges again, mirrored; and where each range's bytes sit
+ * once read.
  */
 final class CopyRanges {
 
+    private final CopyOrder order;
     private final RangeList stacks = new RangeList(8);
     private final RangeList ranges = new RangeList(8);
-    /** The stack's ranges in each copy: range 0 is the thread state, then the first copies, then the second. */
+    /** The stack's ranges in each copy. */
     private int stackRanges;
+    /** Where the thread state sits among the ranges: 0, or after the first copies. */
+    private int state;
+
+    CopyRanges(CopyOrder order) {
+        this.order = order;
+    }
 
     /** Starts a plan: the stack's ranges come first, then {@link #endWithState}. */
     void clear() {
@@ -27,13 +33,19 @@ final class CopyRanges {
         stacks.add(address, bytes, 0);
     }
 
-    /** Ends a plan: the thread state, the stack's ranges, then the stack's ranges again, the last first. */
+    /** Ends a plan: the thread state and the stack's ranges, in the copy's order, then the stack's ranges again, the last first. */
     void endWithState(long tstate, int length) {
         stackRanges = stacks.count();
+        state = order == CopyOrder.STATE_FIRST ? 0 : stackRanges;
         ranges.clear();
-        ranges.add(tstate, length, 0);
+        if (order == CopyOrder.STATE_FIRST) {
+            ranges.add(tstate, length, 0);
+        }
         for (int r = 0; r < stackRanges; r++) {
             ranges.add(stacks.start(r), stacks.length(r), 0);
+        }
+        if (order == CopyOrder.STATE_BETWEEN) {
+            ranges.add(tstate, length, 0);
         }
         for (int r = stackRanges - 1; r >= 0; r--) {
             ranges.add(stacks.start(r), stacks.length(r), 0);
@@ -66,17 +78,17 @@ final class CopyRanges {
     }
 
     long stateAddress() {
-        return ranges.start(0);
+        return ranges.start(state);
     }
 
     /** Where the thread state's bytes sit. */
     int stateOffset() {
-        return ranges.offset(0);
+        return ranges.offset(state);
     }
 
     /** Where the first copy of stack range {@code r} sits. */
     int firstOffset(int r) {
-        return ranges.offset(1 + r);
+        return ranges.offset(order == CopyOrder.STATE_FIRST ? 1 + r : r);
     }
 
     /** Where the second copy of stack range {@code r} sits. */

@@ -102,9 +102,9 @@ final class FrameCache {
     private final CpuHistory cpuHistory = new CpuHistory();
 
     /** Where this thread's stack is copied in one read, planned from its last walks. */
-    StackCopy copy(DebugOffsets.Thread thread) {
+    StackCopy copy(DebugOffsets.Thread thread, CopyOrder order) {
         if (copy == null) {
-            copy = new StackCopy(thread);
+            copy = new StackCopy(thread, order);
         }
         return copy;
     }

@@ -8,25 +8,19 @@ import dev.remora.domain.offsets.DebugOffsets;
 import java.util.Arrays;
 
 /**
- * One thread's frames copied in a single remote read: the thread state, the stack, the stack again.
- * The kernel copies the ranges of one call in order. Walked from the current frame that thread state
- * names, over the first copy, the stack is the one the thread had at that moment when every walked
- * frame reads the same in both copies: the callers of a running frame do not change, and a frame
- * popped and replaced while copied differs. The proof of a frame-by-frame walk and its read-back, in
- * one round trip.
- *
- * <p>The thread state is read first, before any of the stack: reading a running thread's stack slows
- * its next writes to those lines, and a thread state read just after would catch the thread, more
- * often than chance, in code that writes its stack (calls into and out of C, generators resuming).
- * Measured on CPython 3.15, a tiny function called through {@code map()} then lost 5 to 15 points of
- * its share whenever the sampler and the target ran on different CPUs.
+ * One thread's frames copied in a single remote read: the stack twice, and the thread state before
+ * both copies or between them ({@link CopyOrder}). The kernel copies the ranges of one call in
+ * order. Walked from the current frame that thread state names, over the first copy, the stack is the
+ * one the thread had at that moment when every walked frame reads the same in both copies: the
+ * callers of a running frame do not change, and a frame popped and replaced differs. The proof of a
+ * frame-by-frame walk and its read-back, in one round trip.
  *
  * <p>The stack is the data stack's current chunk, from its start to a little past its top, and the
  * ranges the last walk of this thread needed outside that chunk (generator and coroutine frames,
  * entry frames on the C stack, frames in older chunks), merged when near. The chunk is copied last
  * and read back first, so that the innermost frames, which change fastest, have their two copies
- * nearest each other. A walk that needs a frame the copy lacks reads it apart and remembers it for the
- * next read.
+ * nearest each other. A walk that
+ * needs a frame the copy lacks reads it apart and remembers it for the next read.
  */
 final class StackCopy implements SnapshotReader.Rider {
 
@@ -38,8 +32,8 @@ final class StackCopy implements SnapshotReader.Rider {
     private final DebugOffsets.Thread thread;
     private final int stateLength;
 
-    /** The ranges read, in order: extras and chunk, the thread state, then chunk and extras again. */
-    private final CopyRanges ranges = new CopyRanges();
+    /** The ranges read, in order: extras and chunk with the thread state before or after them, then chunk and extras again. */
+    private final CopyRanges ranges;
     /** The copy's bytes: this copy's own buffer, or the snapshot's batch it rode along with. */
     private byte[] bytes;
     private byte[] ownBytes = new byte[4096];
@@ -61,8 +55,9 @@ final class StackCopy implements SnapshotReader.Rider {
     private long lostCFrame;
     private boolean lastFromBatch;
 
-    StackCopy(DebugOffsets.Thread thread) {
+    StackCopy(DebugOffsets.Thread thread, CopyOrder order) {
         this.thread = thread;
+        this.ranges = new CopyRanges(order);
         this.stateLength = thread.readLength();
         this.lastState = new byte[stateLength];
     }
@@ -179,7 +174,7 @@ final class StackCopy implements SnapshotReader.Rider {
     }
 
     /**
-     * The current frame the thread state named before the two copies of the stack. In 3.11 and 3.12
+     * The current frame the thread state named, read before or between the copies. In 3.11 and 3.12
      * the thread state names the innermost eval loop's {@code _PyCFrame} (on the thread's C stack, or
      * its own {@code root_cframe}), which holds the current frame: that record counts only when both
      * copies hold it the same. When they do not, {@link #currentProven} is false and the next read
@@ -246,12 +241,17 @@ final class StackCopy implements SnapshotReader.Rider {
         return ranges.secondCopyOf(address, n);
     }
 
+    /** Where the first copy holds {@code n} bytes at {@code address} in {@link #bytes()}, or -1. */
+    int firstCopyOf(long address, int n) {
+        return ranges.firstCopyOf(address, n);
+    }
+
     /** The copy's bytes, where {@link #secondCopyOf} points; valid until the next read. */
     byte[] bytes() {
         return bytes;
     }
 
-    /** The thread state as read before the copies of the stack, from offset 0. */
+    /** The thread state as read with the copies of the stack, from offset 0. */
     byte[] stateBytes() {
         return lastState;
     }

@@ -41,10 +41,12 @@ final class ThreadWalk {
     private final long markerOffset;
     private final long baseFrameOffset;
     private final StackAt stackAt = new StackAt();
+    private final CopyOrder copyOrder;
 
     ThreadWalk(SnapshotReader reader, DebugOffsets offsets, FrameCaches caches, CpuCheck cpuCheck, FrameWalker walker) {
         this.reader = reader;
         this.offsets = offsets.thread();
+        this.copyOrder = CopyOrder.of(offsets.layout().poppedFrames());
         this.caches = caches;
         this.cpuCheck = cpuCheck;
         this.statusReader = new ThreadStatusReader(offsets, reader);
@@ -71,7 +73,7 @@ final class ThreadWalk {
             return;
         }
         long gcFrame = interpreter.gcFrame();
-        StackCopy copy = cache.copy(offsets);
+        StackCopy copy = cache.copy(offsets, copyOrder);
         boolean hadFrames = cache.lastWalkShowedFrames();
         boolean marked = walker.usesMarkers();
         WalkedStack stack;

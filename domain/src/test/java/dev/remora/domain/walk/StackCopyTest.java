@@ -74,7 +74,7 @@ class StackCopyTest {
         target.putLong(frame, 0xAAAA);
         SnapshotReader reader = new SnapshotReader(target);
         reader.reset();
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
         copy.planFrom(TSTATE, state(target));
         reader.ride(copy);
 
@@ -111,7 +111,7 @@ class StackCopyTest {
         target.putLong(callee + 8, caller);
         // The caller returns and another call takes its place between the two copies.
         target.afterRange(1, () -> target.putLong(caller, 0xBBBB));
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         assertThat(target.batchedReads()).as("thread state, stack and stack again in one read").isEqualTo(1);
 
@@ -136,7 +136,7 @@ class StackCopyTest {
 
     /** A copy of {@code target} that holds the heap frame among its extras (learned from a first walk). */
     private static StackCopy copyHoldingHeapFrame(SnapshotReader reader, ScriptedMemory target) throws Exception {
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
         read(copy, reader, target);
         copy.frame(HEAP_FRAME, new byte[FRAME_SIZE]);
         copy.finishWalk();
@@ -216,7 +216,7 @@ class StackCopyTest {
             target.putLong(tiny, 0xDDDD);
             target.putLong(tiny + 8, caller);
         });
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(tiny, header);
@@ -237,7 +237,7 @@ class StackCopyTest {
             target.putLong(tiny, 0xEEEE);
             target.putLong(tiny + 8, CHUNK + 0x80);
         });
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(tiny, header);
@@ -256,7 +256,7 @@ class StackCopyTest {
         target.putLong(tiny + 8, caller);
         // Popped, its code cleared, between the two copies.
         target.afterRange(1, () -> target.putLong(tiny, 0));
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(tiny, header);
@@ -269,19 +269,63 @@ class StackCopyTest {
         assertThat(proof(copy).unchangedInSecondCopy(walked, CopiedFrames.InnermostReading.BOTH_COPIES)).isFalse();
     }
 
-    @Test
-    void theThreadStateIsReadBeforeAnyOfTheStack() throws Exception {
-        long caller = CHUNK + 0x100, callee = CHUNK + 0x200;
+    /** A copy in {@code order} of a thread whose caller calls the callee just after the read's first range. */
+    private static StackCopy copyWithACallAfterTheFirstRange(CopyOrder order, long caller, long callee) throws Exception {
         ScriptedMemory target = target(caller);
         target.putLong(caller, 0xAAAA);
-        // Reading a running thread's stack slows it for a moment: what the tick shows must be named first.
         target.afterRange(0, () -> {
             target.putLong(callee, 0xBBBB);
             target.putLong(callee + 8, caller);
             target.putLong(TSTATE + THREAD.currentFrame(), callee);
         });
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, order);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
+        return copy;
+    }
+
+    @Test
+    void readBetweenTheCopiesTheThreadStateNamesAFrameCalledAfterTheFirstCopy() throws Exception {
+        // Where a returned frame keeps its code (3.10 to 3.13): the stack, the thread state, the stack again.
+        long caller = CHUNK + 0x100, callee = CHUNK + 0x200;
+        StackCopy copy = copyWithACallAfterTheFirstRange(CopyOrder.STATE_BETWEEN, caller, callee);
+        byte[] header = new byte[FRAME_SIZE];
+        copy.frame(callee, header);
+
+        assertThat(copy.current()).as("named after the call").isEqualTo(callee);
+        assertThat(Bytes.getLong(header, 0)).as("its first copy predates the call").isZero();
+        assertThat(proof(copy).innermost(callee, header)).isEqualTo(CopiedFrames.InnermostReading.BOTH_COPIES);
+        assertThat(Bytes.getLong(header, 0)).as("taken from the second copy").isEqualTo(0xBBBB);
+    }
+
+    @Test
+    void readBetweenTheCopiesACallerReplacedAroundTheThreadStateIsCaught() throws Exception {
+        long caller = CHUNK + 0x100, callee = CHUNK + 0x200;
+        ScriptedMemory target = target(callee);
+        target.putLong(caller, 0xAAAA);
+        target.putLong(callee, 0xDDDD);
+        target.putLong(callee + 8, caller);
+        // Both return after the thread state named the callee; another call takes the caller's slot.
+        target.afterRange(1, () -> target.putLong(caller, 0xBBBB));
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_BETWEEN);
+        assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
+
+        assertThat(proof(copy).unchangedInSecondCopy(walk(copy, callee, caller), CopiedFrames.InnermostReading.BOTH_COPIES))
+                .as("the caller's slot differs between the copies").isFalse();
+    }
+
+    @Test
+    void copyOrderFollowsWhatAReturnedFrameLeavesBehind() {
+        // Read first, the thread state may name a frame that returned before the copies: only where its
+        // code reads cleared is that seen, not taken for a frame under whatever call took its caller's slot.
+        assertThat(CopyOrder.of(dev.remora.domain.offsets.PoppedFrames.CODE_CLEARED)).isEqualTo(CopyOrder.STATE_FIRST);
+        assertThat(CopyOrder.of(dev.remora.domain.offsets.PoppedFrames.KEPT)).isEqualTo(CopyOrder.STATE_BETWEEN);
+    }
+
+    @Test
+    void theThreadStateIsReadBeforeAnyOfTheStack() throws Exception {
+        // Reading a running thread's stack slows it for a moment: what the tick shows must be named first.
+        long caller = CHUNK + 0x100, callee = CHUNK + 0x200;
+        StackCopy copy = copyWithACallAfterTheFirstRange(CopyOrder.STATE_FIRST, caller, callee);
 
         assertThat(copy.current()).as("named before the call").isEqualTo(caller);
         assertThat(proof(copy).unchangedInSecondCopy(walk(copy, caller), CopiedFrames.InnermostReading.BOTH_COPIES)).isTrue();
@@ -296,7 +340,7 @@ class StackCopyTest {
         SnapshotReader reader = new SnapshotReader(target);
         reader.reset();
         reader.read(interpreter, new byte[8], 0, 8);
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
         copy.planFrom(TSTATE, state(target));
         reader.ride(copy);
         target.afterRange(0, () -> {
@@ -318,7 +362,7 @@ class StackCopyTest {
         ScriptedMemory target = target(callee);
         target.putLong(caller, 0xAAAA);
         target.putLong(callee + 8, caller);
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
 
         WalkedFrames walked = walk(copy, callee, caller);
@@ -333,7 +377,7 @@ class StackCopyTest {
         ScriptedMemory target = target(frame);
         target.putLong(frame, 0xAAAA);
         // The frame changes after the copy: the walk must see it as copied, between the two states.
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
         read(copy, new SnapshotReader(target), target);
         target.putLong(frame, 0xBBBB);
 
@@ -348,7 +392,7 @@ class StackCopyTest {
         ScriptedMemory target = target(HEAP_FRAME);
         target.putLong(HEAP_FRAME, 0xCCCC);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
         byte[] header = new byte[FRAME_SIZE];
 
         read(copy, reader, target);
@@ -370,7 +414,7 @@ class StackCopyTest {
         target.putLong(HEAP_FRAME, 0xAAAA);
         target.putLong(other, 0xBBBB);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
         byte[] header = new byte[FRAME_SIZE];
 
         read(copy, reader, target);
@@ -398,7 +442,7 @@ class StackCopyTest {
         long gone = 0x7000_1000L;
         ScriptedMemory target = target(gone);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
         read(copy, reader, target);
         copy.frame(gone, new byte[FRAME_SIZE]);
         copy.finishWalk();
@@ -412,7 +456,7 @@ class StackCopyTest {
     void aGarbageThreadStateCopiesNoChunk() throws Exception {
         ScriptedMemory target = target(CHUNK + 0x100);
         target.putLong(TSTATE + THREAD.datastackLimit(), CHUNK + (1L << 40));
-        StackCopy copy = new StackCopy(THREAD);
+        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
 
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         assertThat(copy.frame(CHUNK + 0x100, new byte[FRAME_SIZE])).as("no chunk read for a limit that far off").isFalse();
@@ -446,7 +490,7 @@ class StackCopyTest {
         long frame = CHUNK + 0x100;
         ScriptedMemory target = cframeTarget(C_STACK_CFRAME, frame);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(CFRAME_THREAD);
+        StackCopy copy = new StackCopy(CFRAME_THREAD, CopyOrder.STATE_BETWEEN);
 
         assertThat(readCFrameCopy(copy, reader, target)).isTrue();
         copy.current();
@@ -464,7 +508,7 @@ class StackCopyTest {
     void aFrameReachingAboveTheDataStacksTopIsALeftover() throws Exception {
         ScriptedMemory target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(CFRAME_THREAD);
+        StackCopy copy = new StackCopy(CFRAME_THREAD, CopyOrder.STATE_BETWEEN);
         readCFrameCopy(copy, reader, target);
         copy.current();
 
@@ -483,7 +527,7 @@ class StackCopyTest {
         target.putLong(inner + 8, CHUNK + 0x180);
         target.putLong(inner + 16, C_STACK_CFRAME);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(CFRAME_THREAD);
+        StackCopy copy = new StackCopy(CFRAME_THREAD, CopyOrder.STATE_BETWEEN);
         for (long record : new long[] {C_STACK_CFRAME, inner, C_STACK_CFRAME, inner}) {
             target.putLong(TSTATE + 16, record);
             readCFrameCopy(copy, reader, target);
@@ -501,13 +545,13 @@ class StackCopyTest {
     void aCFrameThatChangesBetweenTheCopiesIsNotProven() throws Exception {
         ScriptedMemory target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(CFRAME_THREAD);
+        StackCopy copy = new StackCopy(CFRAME_THREAD, CopyOrder.STATE_BETWEEN);
         readCFrameCopy(copy, reader, target);
         copy.current();
         copy.finishWalk();
         // A call pushes a frame while the stack is copied: the record's first copy (range 0, before the
         // chunk) is older than the thread state.
-        target.afterRange(1, () -> target.putLong(C_STACK_CFRAME + 8, CHUNK + 0x200));
+        target.afterRange(0, () -> target.putLong(C_STACK_CFRAME + 8, CHUNK + 0x200));
 
         assertThat(readCFrameCopy(copy, reader, target)).isTrue();
         copy.current();
@@ -519,7 +563,7 @@ class StackCopyTest {
         ScriptedMemory target = cframeTarget(C_STACK_CFRAME, 0);
         target.putLong(C_STACK_CFRAME + 16, 0); // a core that left the C stack out
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(CFRAME_THREAD);
+        StackCopy copy = new StackCopy(CFRAME_THREAD, CopyOrder.STATE_BETWEEN);
         readCFrameCopy(copy, reader, target);
         copy.current();
         copy.finishWalk();
@@ -536,7 +580,7 @@ class StackCopyTest {
         ScriptedMemory target = cframeTarget(TSTATE + 32, 0);
         target.putLong(TSTATE + 32 + 16, 0);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(CFRAME_THREAD);
+        StackCopy copy = new StackCopy(CFRAME_THREAD, CopyOrder.STATE_BETWEEN);
 
         assertThat(readCFrameCopy(copy, reader, target)).isTrue();
         assertThat(copy.current()).isZero();

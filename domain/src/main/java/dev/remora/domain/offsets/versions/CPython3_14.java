@@ -6,6 +6,7 @@ import dev.remora.domain.offsets.DebugOffsetsLayout;
 import dev.remora.domain.offsets.FrameOwners;
 import dev.remora.domain.offsets.HeaderTable;
 import dev.remora.domain.offsets.LineTableFormat;
+import dev.remora.domain.offsets.PoppedFrames;
 import dev.remora.domain.offsets.SplitDictValues;
 import dev.remora.domain.offsets.UnstartedThreads;
 import dev.remora.domain.offsets.VersionLayout;
@@ -20,6 +21,7 @@ public final class CPython3_14 {
                 .exported(EXPORTED)
                 .unexported(HeaderTable.parse("3.14", "3.14.0", CPython3_13.UNEXPORTED + CPython3_13.EXCEPTIONS))
                 .splitDictValues(SplitDictValues.INSERTION_ORDER)
+                .poppedFrames(PoppedFrames.CODE_CLEARED)
                 // FRAME_OWNED_BY_INTERPRETER = 3, FRAME_OWNED_BY_CSTACK = 4
                 .owners(new FrameOwners(0, 1, new int[] {3, 4}, new int[] {3, 4}, 4))
                 .stackRefTagBits(3)

@@ -7,6 +7,7 @@ import dev.remora.domain.offsets.FrameOwners;
 import dev.remora.domain.offsets.GeneratorStates;
 import dev.remora.domain.offsets.HeaderTable;
 import dev.remora.domain.offsets.LineTableFormat;
+import dev.remora.domain.offsets.PoppedFrames;
 import dev.remora.domain.offsets.SplitDictValues;
 import dev.remora.domain.offsets.UnstartedThreads;
 import dev.remora.domain.offsets.VersionLayout;
@@ -23,6 +24,7 @@ public final class CPython3_15 {
                 .exported(EXPORTED)
                 .unexported(HeaderTable.parse("3.15", "3.15.0", CPython3_13.UNEXPORTED))
                 .splitDictValues(SplitDictValues.INSERTION_ORDER)
+                .poppedFrames(PoppedFrames.CODE_CLEARED)
                 // FRAME_OWNED_BY_INTERPRETER = 3
                 .owners(new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3))
                 .stackRefTagBits(3)
