@@ -11,11 +11,11 @@ import dev.remora.ports.RemoteMemory;
  * carried over from an earlier one. Buffers are reused, so a steady sampler allocates nothing.
  *
  * <p>The kernel fills a batch in order, and the batch is laid out for the checks that prove a walked
- * stack existed: first the ranges read with {@link #read} (frames, the interpreter state), then those
- * read with {@link #readLate} (thread states, whose current frame names the stack), then second
- * copies of the ranges the last snapshot's checks read back (see {@link #recordCheck}). So a thread
- * state is read after its frames and before their second copies, and a check can use the batch
- * instead of a round trip of its own. Stack copies that ride along ({@link Rider}) come before all of
+ * stack existed: the ranges read with {@link #read} (frames, the interpreter state) and those read
+ * with {@link #readState} (thread states, whose current frame names the stack), in the
+ * {@link StateOrder} given, then second copies of the ranges the last snapshot's checks read back
+ * (see {@link #recordCheck}). So a thread state is read before its frames' second copies, and a check
+ * can use the batch instead of a round trip of its own. Stack copies that ride along ({@link Rider}) come before all of
  * these: each reads its thread state first, so nothing the batch touches runs ahead of that read.
  */
 public final class SnapshotReader {
@@ -27,15 +27,17 @@ public final class SnapshotReader {
     private final byte[] scratch = new byte[8];
 
     private final RecordedRanges recorded = new RecordedRanges();
-    private final RecordedRanges recordedLate = new RecordedRanges();
+    private final RecordedRanges recordedStates = new RecordedRanges();
     private final RecordedRanges recordedChecks = new RecordedRanges();
 
     /**
-     * The batch: {@code early} ranges read first, then late ones up to {@code planned}, then
-     * {@code checks} ranges of second copies. Each part is sorted by address on its own.
+     * The batch: the first part up to {@code firstPart} (thread states or the other ranges, as
+     * {@link #order} says), the second up to {@code planned}, then {@code checks} ranges of second
+     * copies. Each part is sorted by address on its own.
      */
     private final Regions regions = new Regions();
-    private int early;
+    private final StateOrder order;
+    private int firstPart;
     private int planned;
     private int checks;
     /** The walk's ranges that arrived this snapshot; lookups search only these. */
@@ -67,18 +69,30 @@ public final class SnapshotReader {
     private long remoteBytes;
     private long batches;
 
+    /** A reader that reads thread states between their frames' two copies. */
     public SnapshotReader(RemoteMemory memory) {
+        this(memory, StateOrder.STATE_BETWEEN);
+    }
+
+    public SnapshotReader(RemoteMemory memory, StateOrder order) {
         this.memory = memory;
+        this.order = order;
+    }
+
+    /** Where this reader's batches read thread states among their frames. */
+    public StateOrder stateOrder() {
+        return order;
     }
 
     /** Starts a new snapshot: fetches, in one batch, what the last snapshot read. */
     public void reset() {
         // Not short-circuited: every part must replan, or start recording afresh.
-        if (recorded.replan() | recordedLate.replan() | recordedChecks.replan()) {
+        if (recorded.replan() | recordedStates.replan() | recordedChecks.replan()) {
             regions.clear();
-            regions.appendMerged(recorded.plan());
-            early = regions.list.count;
-            regions.appendMerged(recordedLate.plan());
+            boolean statesFirst = order == StateOrder.STATE_FIRST;
+            regions.appendMerged(statesFirst ? recordedStates.plan() : recorded.plan());
+            firstPart = regions.list.count;
+            regions.appendMerged(statesFirst ? recorded.plan() : recordedStates.plan());
             planned = regions.list.count;
             regions.appendMerged(recordedChecks.plan());
             checks = regions.list.count - planned;
@@ -237,11 +251,11 @@ public final class SnapshotReader {
     }
 
     /**
-     * Reads like {@link #read}, but the next snapshots fetch the range after the ones read with
-     * {@link #read}: for thread states, so that a thread's current frame is read after its frames.
+     * Reads like {@link #read}, but the next snapshots fetch the range apart from the ones read with
+     * {@link #read}, before or after them as the {@link StateOrder} says: for thread states.
      */
-    public void readLate(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
-        read(address, dst, offset, length, recordedLate);
+    public void readState(long address, byte[] dst, int offset, int length) throws MemoryAccessException {
+        read(address, dst, offset, length, recordedStates);
     }
 
     private void read(long address, byte[] dst, int offset, int length, RecordedRanges into) throws MemoryAccessException {
@@ -260,9 +274,9 @@ public final class SnapshotReader {
 
     /** Where this snapshot holds the range in {@link #bytes()}, fetching it (and refreshing) if needed; -1 if not held. */
     private int locate(long address, int length) {
-        int at = regions.find(address, length, 0, Math.min(searchable, early));
-        if (at < 0 && searchable > early) {
-            at = regions.find(address, length, early, searchable);
+        int at = regions.find(address, length, 0, Math.min(searchable, firstPart));
+        if (at < 0 && searchable > firstPart) {
+            at = regions.find(address, length, firstPart, searchable);
         }
         if (at < 0 && extraOffset >= 0 && address >= extraStart && address - extraStart <= extraLength - (long) length) {
             at = extraOffset + (int) (address - extraStart);
@@ -326,14 +340,18 @@ public final class SnapshotReader {
     }
 
     /**
-     * Where the batch holds the range among those read late (after the walk's own ranges and before
-     * the second copies); -1 when it does not, or when some byte served came from a later read.
+     * Where the batch holds the range among the thread states (read before the second copies); -1
+     * when it does not, or when some byte served came from a later read.
      */
-    public int lateCopy(long address, int length) {
-        return checksUsable ? regions.find(address, length, early, planned) : -1;
+    public int stateCopy(long address, int length) {
+        if (!checksUsable) {
+            return -1;
+        }
+        return order == StateOrder.STATE_FIRST ? regions.find(address, length, 0, firstPart)
+                : regions.find(address, length, firstPart, planned);
     }
 
-    /** The buffer that {@link #secondCopy} and {@link #lateCopy} offsets point into; valid until the next read. */
+    /** The buffer that {@link #secondCopy} and {@link #stateCopy} offsets point into; valid until the next read. */
     public byte[] bytes() {
         return regions.bytes;
     }
@@ -363,9 +381,9 @@ public final class SnapshotReader {
         memory.read(address, dst, offset, length);
     }
 
-    /** Has the next snapshots' batches read this range late, as if read with {@link #readLate}, without reading it now. */
-    public void planLate(long address, int length) {
-        recordedLate.add(address, length);
+    /** Has the next snapshots' batches read this range as a thread state, as if read with {@link #readState}, without reading it now. */
+    public void planState(long address, int length) {
+        recordedStates.add(address, length);
     }
 
     public long readLong(long address) throws MemoryAccessException {

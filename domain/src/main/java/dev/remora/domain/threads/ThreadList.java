@@ -87,9 +87,9 @@ final class ThreadList {
 
     /** How a reading of the list gets its bytes. */
     private enum Reading {
-        /** Late in the snapshot's batch (see {@link SnapshotReader#readLate}). */
+        /** Among the snapshot batch's thread states (see {@link SnapshotReader#readState}). */
         BATCHED,
-        /** Now, apart from the batch, and late in the next batches. */
+        /** Now, apart from the batch, and among the next batches' thread states. */
         FRESH
     }
 
@@ -103,9 +103,9 @@ final class ThreadList {
             byte[] state = slot();
             if (reading == Reading.FRESH) {
                 reader.readApart(t, state, 0, state.length);
-                reader.planLate(t, state.length);
+                reader.planState(t, state.length);
             } else {
-                reader.readLate(t, state, 0, state.length);
+                reader.readState(t, state, 0, state.length);
             }
             if (Bytes.getLong(state, to.interp()) != interpreter) {
                 return false; // not of this interpreter

@@ -15,7 +15,8 @@ import dev.remora.domain.offsets.DebugOffsets;
  * {@code previous} and executable, each parent's instruction, the thread's current frame — are read
  * again all at once; if any moved, the stack is rejected. What passes is the stack as it stood at
  * that second read. In a steady sampler the second read costs no round trip of its own: the
- * snapshot's batch reads the thread state after the frames and ends with their second copies.
+ * snapshot's batch reads the thread state (after the frames, or before them where a returned frame's
+ * code reads cleared) and ends with their second copies.
  */
 final class ChainCheck {
 
@@ -119,8 +120,8 @@ final class ChainCheck {
      * next batch will.
      */
     private byte[] secondCopies(SnapshotReader reader, Readback when) {
-        // The thread state itself was read late in the batch: after the frames, before their second copies.
-        int at = when == Readback.NOW ? -1 : reader.lateCopy(ranges.start(0), ranges.length(0));
+        // The thread state itself was read among the batch's thread states, before the second copies.
+        int at = when == Readback.NOW ? -1 : reader.stateCopy(ranges.start(0), ranges.length(0));
         boolean all = at >= 0;
         ranges.setOffset(0, at);
         for (int r = 1; r < ranges.count(); r++) {

@@ -1,16 +1,17 @@
 package dev.remora.domain.walk;
 
 import dev.remora.domain.memory.RangeList;
+import dev.remora.domain.memory.StateOrder;
 
 /**
  * The ranges one {@link StackCopy} reads, in order: the stack's ranges (frames outside the data
  * stack's chunk, then the chunk) and the thread state, before them or after them as the
- * {@link CopyOrder} says, then the stack's ranges again, mirrored; and where each range's bytes sit
+ * {@link StateOrder} says, then the stack's ranges again, mirrored; and where each range's bytes sit
  * once read.
  */
 final class CopyRanges {
 
-    private final CopyOrder order;
+    private final StateOrder order;
     private final RangeList stacks = new RangeList(8);
     private final RangeList ranges = new RangeList(8);
     /** The stack's ranges in each copy. */
@@ -18,7 +19,7 @@ final class CopyRanges {
     /** Where the thread state sits among the ranges: 0, or after the first copies. */
     private int state;
 
-    CopyRanges(CopyOrder order) {
+    CopyRanges(StateOrder order) {
         this.order = order;
     }
 
@@ -36,15 +37,15 @@ final class CopyRanges {
     /** Ends a plan: the thread state and the stack's ranges, in the copy's order, then the stack's ranges again, the last first. */
     void endWithState(long tstate, int length) {
         stackRanges = stacks.count();
-        state = order == CopyOrder.STATE_FIRST ? 0 : stackRanges;
+        state = order == StateOrder.STATE_FIRST ? 0 : stackRanges;
         ranges.clear();
-        if (order == CopyOrder.STATE_FIRST) {
+        if (order == StateOrder.STATE_FIRST) {
             ranges.add(tstate, length, 0);
         }
         for (int r = 0; r < stackRanges; r++) {
             ranges.add(stacks.start(r), stacks.length(r), 0);
         }
-        if (order == CopyOrder.STATE_BETWEEN) {
+        if (order == StateOrder.STATE_BETWEEN) {
             ranges.add(tstate, length, 0);
         }
         for (int r = stackRanges - 1; r >= 0; r--) {
@@ -88,7 +89,7 @@ final class CopyRanges {
 
     /** Where the first copy of stack range {@code r} sits. */
     int firstOffset(int r) {
-        return ranges.offset(order == CopyOrder.STATE_FIRST ? 1 + r : r);
+        return ranges.offset(order == StateOrder.STATE_FIRST ? 1 + r : r);
     }
 
     /** Where the second copy of stack range {@code r} sits. */

@@ -1,9 +1,10 @@
 package dev.remora.domain.walk;
 
-import dev.remora.domain.offsets.DebugOffsets;
-
 import dev.remora.domain.memory.LongIntMap;
+import dev.remora.domain.memory.StateOrder;
+
 import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.offsets.DebugOffsets;
 
 import java.util.Arrays;
 
@@ -102,7 +103,7 @@ final class FrameCache {
     private final CpuHistory cpuHistory = new CpuHistory();
 
     /** Where this thread's stack is copied in one read, planned from its last walks. */
-    StackCopy copy(DebugOffsets.Thread thread, CopyOrder order) {
+    StackCopy copy(DebugOffsets.Thread thread, StateOrder order) {
         if (copy == null) {
             copy = new StackCopy(thread, order);
         }

@@ -63,7 +63,7 @@ public final class PythonProcess {
         this.memory = memory;
         this.runtime = runtime;
         this.offsets = runtime.offsets();
-        this.reader = new SnapshotReader(memory);
+        this.reader = new SnapshotReader(memory, offsets.layout().poppedFrames().stateOrder());
         this.objects = new ObjectReader(reader, offsets);
         this.osRunStates = image::cpuState;
         this.walker = new FrameWalker(reader, offsets);

@@ -3,13 +3,14 @@ package dev.remora.domain.walk;
 import dev.remora.domain.frames.FrameShape;
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
+import dev.remora.domain.memory.StateOrder;
 import dev.remora.domain.offsets.DebugOffsets;
 
 import java.util.Arrays;
 
 /**
  * One thread's frames copied in a single remote read: the stack twice, and the thread state before
- * both copies or between them ({@link CopyOrder}). The kernel copies the ranges of one call in
+ * both copies or between them ({@link StateOrder}). The kernel copies the ranges of one call in
  * order. Walked from the current frame that thread state names, over the first copy, the stack is the
  * one the thread had at that moment when every walked frame reads the same in both copies: the
  * callers of a running frame do not change, and a frame popped and replaced differs. The proof of a
@@ -55,7 +56,7 @@ final class StackCopy implements SnapshotReader.Rider {
     private long lostCFrame;
     private boolean lastFromBatch;
 
-    StackCopy(DebugOffsets.Thread thread, CopyOrder order) {
+    StackCopy(DebugOffsets.Thread thread, StateOrder order) {
         this.thread = thread;
         this.ranges = new CopyRanges(order);
         this.stateLength = thread.readLength();

@@ -1,13 +1,14 @@
 package dev.remora.domain.walk;
 
-import dev.remora.domain.threads.Interpreters;
-import dev.remora.domain.threads.InterpreterWindow;
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
+import dev.remora.domain.memory.StateOrder;
 import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.model.StackVisitor;
 import dev.remora.domain.model.ThreadStatus;
 import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.domain.threads.InterpreterWindow;
+import dev.remora.domain.threads.Interpreters;
 import dev.remora.ports.CpuState;
 import dev.remora.ports.MemoryAccessException;
 
@@ -41,12 +42,12 @@ final class ThreadWalk {
     private final long markerOffset;
     private final long baseFrameOffset;
     private final StackAt stackAt = new StackAt();
-    private final CopyOrder copyOrder;
+    private final StateOrder copyOrder;
 
     ThreadWalk(SnapshotReader reader, DebugOffsets offsets, FrameCaches caches, CpuCheck cpuCheck, FrameWalker walker) {
         this.reader = reader;
         this.offsets = offsets.thread();
-        this.copyOrder = CopyOrder.of(offsets.layout().poppedFrames());
+        this.copyOrder = reader.stateOrder();
         this.caches = caches;
         this.cpuCheck = cpuCheck;
         this.statusReader = new ThreadStatusReader(offsets, reader);

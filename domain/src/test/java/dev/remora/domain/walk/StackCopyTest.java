@@ -5,6 +5,7 @@ import dev.remora.domain.frames.InterpreterFrames;
 import dev.remora.domain.frames.CallerLink;
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
+import dev.remora.domain.memory.StateOrder;
 import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.PythonVersion;
 import dev.remora.domain.offsets.VersionLayout;
@@ -74,7 +75,7 @@ class StackCopyTest {
         target.putLong(frame, 0xAAAA);
         SnapshotReader reader = new SnapshotReader(target);
         reader.reset();
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
         copy.planFrom(TSTATE, state(target));
         reader.ride(copy);
 
@@ -111,7 +112,7 @@ class StackCopyTest {
         target.putLong(callee + 8, caller);
         // The caller returns and another call takes its place between the two copies.
         target.afterRange(1, () -> target.putLong(caller, 0xBBBB));
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         assertThat(target.batchedReads()).as("thread state, stack and stack again in one read").isEqualTo(1);
 
@@ -136,7 +137,7 @@ class StackCopyTest {
 
     /** A copy of {@code target} that holds the heap frame among its extras (learned from a first walk). */
     private static StackCopy copyHoldingHeapFrame(SnapshotReader reader, ScriptedMemory target) throws Exception {
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
         read(copy, reader, target);
         copy.frame(HEAP_FRAME, new byte[FRAME_SIZE]);
         copy.finishWalk();
@@ -216,7 +217,7 @@ class StackCopyTest {
             target.putLong(tiny, 0xDDDD);
             target.putLong(tiny + 8, caller);
         });
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(tiny, header);
@@ -237,7 +238,7 @@ class StackCopyTest {
             target.putLong(tiny, 0xEEEE);
             target.putLong(tiny + 8, CHUNK + 0x80);
         });
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(tiny, header);
@@ -256,7 +257,7 @@ class StackCopyTest {
         target.putLong(tiny + 8, caller);
         // Popped, its code cleared, between the two copies.
         target.afterRange(1, () -> target.putLong(tiny, 0));
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(tiny, header);
@@ -270,7 +271,7 @@ class StackCopyTest {
     }
 
     /** A copy in {@code order} of a thread whose caller calls the callee just after the read's first range. */
-    private static StackCopy copyWithACallAfterTheFirstRange(CopyOrder order, long caller, long callee) throws Exception {
+    private static StackCopy copyWithACallAfterTheFirstRange(StateOrder order, long caller, long callee) throws Exception {
         ScriptedMemory target = target(caller);
         target.putLong(caller, 0xAAAA);
         target.afterRange(0, () -> {
@@ -287,7 +288,7 @@ class StackCopyTest {
     void readBetweenTheCopiesTheThreadStateNamesAFrameCalledAfterTheFirstCopy() throws Exception {
         // Where a returned frame keeps its code (3.10 to 3.13): the stack, the thread state, the stack again.
         long caller = CHUNK + 0x100, callee = CHUNK + 0x200;
-        StackCopy copy = copyWithACallAfterTheFirstRange(CopyOrder.STATE_BETWEEN, caller, callee);
+        StackCopy copy = copyWithACallAfterTheFirstRange(StateOrder.STATE_BETWEEN, caller, callee);
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(callee, header);
 
@@ -306,7 +307,7 @@ class StackCopyTest {
         target.putLong(callee + 8, caller);
         // Both return after the thread state named the callee; another call takes the caller's slot.
         target.afterRange(1, () -> target.putLong(caller, 0xBBBB));
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_BETWEEN);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_BETWEEN);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
 
         assertThat(proof(copy).unchangedInSecondCopy(walk(copy, callee, caller), CopiedFrames.InnermostReading.BOTH_COPIES))
@@ -317,15 +318,15 @@ class StackCopyTest {
     void copyOrderFollowsWhatAReturnedFrameLeavesBehind() {
         // Read first, the thread state may name a frame that returned before the copies: only where its
         // code reads cleared is that seen, not taken for a frame under whatever call took its caller's slot.
-        assertThat(CopyOrder.of(dev.remora.domain.offsets.PoppedFrames.CODE_CLEARED)).isEqualTo(CopyOrder.STATE_FIRST);
-        assertThat(CopyOrder.of(dev.remora.domain.offsets.PoppedFrames.KEPT)).isEqualTo(CopyOrder.STATE_BETWEEN);
+        assertThat(dev.remora.domain.offsets.PoppedFrames.CODE_CLEARED.stateOrder()).isEqualTo(StateOrder.STATE_FIRST);
+        assertThat(dev.remora.domain.offsets.PoppedFrames.KEPT.stateOrder()).isEqualTo(StateOrder.STATE_BETWEEN);
     }
 
     @Test
     void theThreadStateIsReadBeforeAnyOfTheStack() throws Exception {
         // Reading a running thread's stack slows it for a moment: what the tick shows must be named first.
         long caller = CHUNK + 0x100, callee = CHUNK + 0x200;
-        StackCopy copy = copyWithACallAfterTheFirstRange(CopyOrder.STATE_FIRST, caller, callee);
+        StackCopy copy = copyWithACallAfterTheFirstRange(StateOrder.STATE_FIRST, caller, callee);
 
         assertThat(copy.current()).as("named before the call").isEqualTo(caller);
         assertThat(proof(copy).unchangedInSecondCopy(walk(copy, caller), CopiedFrames.InnermostReading.BOTH_COPIES)).isTrue();
@@ -340,7 +341,7 @@ class StackCopyTest {
         SnapshotReader reader = new SnapshotReader(target);
         reader.reset();
         reader.read(interpreter, new byte[8], 0, 8);
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
         copy.planFrom(TSTATE, state(target));
         reader.ride(copy);
         target.afterRange(0, () -> {
@@ -362,7 +363,7 @@ class StackCopyTest {
         ScriptedMemory target = target(callee);
         target.putLong(caller, 0xAAAA);
         target.putLong(callee + 8, caller);
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
 
         WalkedFrames walked = walk(copy, callee, caller);
@@ -377,7 +378,7 @@ class StackCopyTest {
         ScriptedMemory target = target(frame);
         target.putLong(frame, 0xAAAA);
         // The frame changes after the copy: the walk must see it as copied, between the two states.
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
         read(copy, new SnapshotReader(target), target);
         target.putLong(frame, 0xBBBB);
 
@@ -392,7 +393,7 @@ class StackCopyTest {
         ScriptedMemory target = target(HEAP_FRAME);
         target.putLong(HEAP_FRAME, 0xCCCC);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
         byte[] header = new byte[FRAME_SIZE];
 
         read(copy, reader, target);
@@ -414,7 +415,7 @@ class StackCopyTest {
         target.putLong(HEAP_FRAME, 0xAAAA);
         target.putLong(other, 0xBBBB);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
         byte[] header = new byte[FRAME_SIZE];
 
         read(copy, reader, target);
@@ -442,7 +443,7 @@ class StackCopyTest {
         long gone = 0x7000_1000L;
         ScriptedMemory target = target(gone);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
         read(copy, reader, target);
         copy.frame(gone, new byte[FRAME_SIZE]);
         copy.finishWalk();
@@ -456,7 +457,7 @@ class StackCopyTest {
     void aGarbageThreadStateCopiesNoChunk() throws Exception {
         ScriptedMemory target = target(CHUNK + 0x100);
         target.putLong(TSTATE + THREAD.datastackLimit(), CHUNK + (1L << 40));
-        StackCopy copy = new StackCopy(THREAD, CopyOrder.STATE_FIRST);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
 
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         assertThat(copy.frame(CHUNK + 0x100, new byte[FRAME_SIZE])).as("no chunk read for a limit that far off").isFalse();
@@ -490,7 +491,7 @@ class StackCopyTest {
         long frame = CHUNK + 0x100;
         ScriptedMemory target = cframeTarget(C_STACK_CFRAME, frame);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(CFRAME_THREAD, CopyOrder.STATE_BETWEEN);
+        StackCopy copy = new StackCopy(CFRAME_THREAD, StateOrder.STATE_BETWEEN);
 
         assertThat(readCFrameCopy(copy, reader, target)).isTrue();
         copy.current();
@@ -508,7 +509,7 @@ class StackCopyTest {
     void aFrameReachingAboveTheDataStacksTopIsALeftover() throws Exception {
         ScriptedMemory target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(CFRAME_THREAD, CopyOrder.STATE_BETWEEN);
+        StackCopy copy = new StackCopy(CFRAME_THREAD, StateOrder.STATE_BETWEEN);
         readCFrameCopy(copy, reader, target);
         copy.current();
 
@@ -527,7 +528,7 @@ class StackCopyTest {
         target.putLong(inner + 8, CHUNK + 0x180);
         target.putLong(inner + 16, C_STACK_CFRAME);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(CFRAME_THREAD, CopyOrder.STATE_BETWEEN);
+        StackCopy copy = new StackCopy(CFRAME_THREAD, StateOrder.STATE_BETWEEN);
         for (long record : new long[] {C_STACK_CFRAME, inner, C_STACK_CFRAME, inner}) {
             target.putLong(TSTATE + 16, record);
             readCFrameCopy(copy, reader, target);
@@ -545,7 +546,7 @@ class StackCopyTest {
     void aCFrameThatChangesBetweenTheCopiesIsNotProven() throws Exception {
         ScriptedMemory target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(CFRAME_THREAD, CopyOrder.STATE_BETWEEN);
+        StackCopy copy = new StackCopy(CFRAME_THREAD, StateOrder.STATE_BETWEEN);
         readCFrameCopy(copy, reader, target);
         copy.current();
         copy.finishWalk();
@@ -563,7 +564,7 @@ class StackCopyTest {
         ScriptedMemory target = cframeTarget(C_STACK_CFRAME, 0);
         target.putLong(C_STACK_CFRAME + 16, 0); // a core that left the C stack out
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(CFRAME_THREAD, CopyOrder.STATE_BETWEEN);
+        StackCopy copy = new StackCopy(CFRAME_THREAD, StateOrder.STATE_BETWEEN);
         readCFrameCopy(copy, reader, target);
         copy.current();
         copy.finishWalk();
@@ -580,7 +581,7 @@ class StackCopyTest {
         ScriptedMemory target = cframeTarget(TSTATE + 32, 0);
         target.putLong(TSTATE + 32 + 16, 0);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(CFRAME_THREAD, CopyOrder.STATE_BETWEEN);
+        StackCopy copy = new StackCopy(CFRAME_THREAD, StateOrder.STATE_BETWEEN);
 
         assertThat(readCFrameCopy(copy, reader, target)).isTrue();
         assertThat(copy.current()).isZero();
