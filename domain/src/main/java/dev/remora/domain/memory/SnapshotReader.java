@@ -15,8 +15,9 @@ import dev.remora.ports.RemoteMemory;
  * with {@link #readState} (thread states, whose current frame names the stack), in the
  * {@link StateOrder} given, then second copies of the ranges the last snapshot's checks read back
  * (see {@link #recordCheck}). So a thread state is read before its frames' second copies, and a check
- * can use the batch instead of a round trip of its own. Stack copies that ride along ({@link Rider}) come before all of
- * these: each reads its thread state first, so nothing the batch touches runs ahead of that read.
+ * can use the batch instead of a round trip of its own. Stack copies that ride along ({@link Rider})
+ * come before all of these, each with its thread state where its own order puts it: where that is
+ * first, nothing the batch touches runs ahead of it.
  */
 public final class SnapshotReader {
 
@@ -381,7 +382,7 @@ public final class SnapshotReader {
         memory.read(address, dst, offset, length);
     }
 
-    /** Has the next snapshots' batches read this range as a thread state, as if read with {@link #readState}, without reading it now. */
+    /** Has the next snapshots' batches read this range among the thread states, without reading it now. */
     public void planState(long address, int length) {
         recordedStates.add(address, length);
     }

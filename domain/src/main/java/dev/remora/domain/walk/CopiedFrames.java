@@ -83,8 +83,8 @@ final class CopiedFrames implements FrameReads {
     /**
      * Copies the second copy of a frame into {@code dst} when it shows the frame linked to a caller
      * under the same code: a generator's frame read as suspended in the first copy (no caller), though
-     * the thread state named a frame above it, resumed again by the second. False when the copy holds no such
-     * second reading; {@code dst} then keeps the first.
+     * the thread state named a frame above it, resumed again by the second. False when the copy holds
+     * no such second reading; {@code dst} then keeps the first.
      */
     boolean resumedInSecondCopy(long address, byte[] dst) {
         byte[] bytes = copy.bytes();

@@ -34,7 +34,10 @@ final class CopyRanges {
         stacks.add(address, bytes, 0);
     }
 
-    /** Ends a plan: the thread state and the stack's ranges, in the copy's order, then the stack's ranges again, the last first. */
+    /**
+     * Ends a plan: the thread state and the stack's ranges, in the copy's order, then the stack's
+     * ranges again, the last first.
+     */
     void endWithState(long tstate, int length) {
         stackRanges = stacks.count();
         state = order == StateOrder.STATE_FIRST ? 0 : stackRanges;

@@ -2,7 +2,6 @@ package dev.remora.domain.walk;
 
 import dev.remora.domain.memory.LongIntMap;
 import dev.remora.domain.memory.StateOrder;
-
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.offsets.DebugOffsets;
 

@@ -20,8 +20,8 @@ import java.util.Arrays;
  * ranges the last walk of this thread needed outside that chunk (generator and coroutine frames,
  * entry frames on the C stack, frames in older chunks), merged when near. The chunk is copied last
  * and read back first, so that the innermost frames, which change fastest, have their two copies
- * nearest each other. A walk that
- * needs a frame the copy lacks reads it apart and remembers it for the next read.
+ * nearest each other. A walk that needs a frame the copy lacks reads it apart and remembers it for
+ * the next read.
  */
 final class StackCopy implements SnapshotReader.Rider {
 
@@ -33,7 +33,7 @@ final class StackCopy implements SnapshotReader.Rider {
     private final DebugOffsets.Thread thread;
     private final int stateLength;
 
-    /** The ranges read, in order: extras and chunk with the thread state before or after them, then chunk and extras again. */
+    /** The ranges read, in order: extras and chunk (the thread state before or after them), then again mirrored. */
     private final CopyRanges ranges;
     /** The copy's bytes: this copy's own buffer, or the snapshot's batch it rode along with. */
     private byte[] bytes;
@@ -240,11 +240,6 @@ final class StackCopy implements SnapshotReader.Rider {
     /** Where the second copy holds {@code n} bytes at {@code address} in {@link #bytes()}, or -1. */
     int secondCopyOf(long address, int n) {
         return ranges.secondCopyOf(address, n);
-    }
-
-    /** Where the first copy holds {@code n} bytes at {@code address} in {@link #bytes()}, or -1. */
-    int firstCopyOf(long address, int n) {
-        return ranges.firstCopyOf(address, n);
     }
 
     /** The copy's bytes, where {@link #secondCopyOf} points; valid until the next read. */

@@ -2,7 +2,6 @@ package dev.remora.domain.walk;
 
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
-import dev.remora.domain.memory.StateOrder;
 import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.model.StackVisitor;
 import dev.remora.domain.model.ThreadStatus;
@@ -42,12 +41,10 @@ final class ThreadWalk {
     private final long markerOffset;
     private final long baseFrameOffset;
     private final StackAt stackAt = new StackAt();
-    private final StateOrder copyOrder;
 
     ThreadWalk(SnapshotReader reader, DebugOffsets offsets, FrameCaches caches, CpuCheck cpuCheck, FrameWalker walker) {
         this.reader = reader;
         this.offsets = offsets.thread();
-        this.copyOrder = reader.stateOrder();
         this.caches = caches;
         this.cpuCheck = cpuCheck;
         this.statusReader = new ThreadStatusReader(offsets, reader);
@@ -74,7 +71,7 @@ final class ThreadWalk {
             return;
         }
         long gcFrame = interpreter.gcFrame();
-        StackCopy copy = cache.copy(offsets, copyOrder);
+        StackCopy copy = cache.copy(offsets, reader.stateOrder());
         boolean hadFrames = cache.lastWalkShowedFrames();
         boolean marked = walker.usesMarkers();
         WalkedStack stack;
