@@ -15,9 +15,8 @@ import dev.remora.ports.RemoteMemory;
  * with {@link #readState} (thread states, whose current frame names the stack), in the
  * {@link StateOrder} given, then second copies of the ranges the last snapshot's checks read back
  * (see {@link #recordCheck}). So a thread state is read before its frames' second copies, and a check
- * can use the batch instead of a round trip of its own. Stack copies that ride along ({@link Rider})
- * come before all of these, each with its thread state where its own order puts it: where that is
- * first, nothing the batch touches runs ahead of it.
+ * can use the batch instead of a round trip of its own. Stack copies ride along ({@link Rider}): where
+ * thread states come first, each copy is read whole (its thread state first) before everything else.
  */
 public final class SnapshotReader {
 
@@ -59,9 +58,10 @@ public final class SnapshotReader {
     private int[] riderFirst = new int[8];
     private int[] riderLast = new int[8];
     private int[] riderOffsets = new int[64];
-    /** The batch as read: the riders' ranges, then the snapshot's own ranges. */
+    /** The batch as read: the riders' leading ranges, the snapshot's own ranges, riders' second copies. */
     private final RangeList batch = new RangeList(256);
-    private int riderRanges;
+    /** Riders' ranges read before the snapshot's own. */
+    private int leading;
     /** Bytes the batch fills in {@link Regions#bytes}: a refresh puts its range after them. */
     private int batchEnd;
 
@@ -102,7 +102,7 @@ public final class SnapshotReader {
         refreshes = 0;
         extraOffset = -1;
         int riding = takeRiders();
-        riderRanges = 0; // until the layout puts riders in the batch
+        leading = 0; // until the layout puts riders in the batch
         int total = layOut(riding);
         if (total == 0) {
             searchable = 0;
@@ -113,39 +113,51 @@ public final class SnapshotReader {
         remoteReads++;
         remoteBytes += batchEnd;
         int whole = batch.readInto(memory, regions.bytes, total);
-        if (whole < riderRanges) {
+        if (whole < leading) {
             // A rider's range is gone (a chunk freed since it was planned): the snapshot's own ranges were
-            // not read. Read them on their own; the riders from that one on read theirs when their walks come.
+            // not read. Read them on their own; riders not read whole read theirs when their walks come.
             batches++;
             remoteReads++;
-            int riders = whole;
-            whole = riderRanges + regions.list.readInto(memory, regions.bytes, planned + checks);
+            int read = whole;
+            whole = leading + regions.list.readInto(memory, regions.bytes, planned + checks);
             for (int k = 0; k < riding; k++) {
-                if (riderLast[k] >= riders) {
+                if (riderLast[k] >= read) {
                     riderLast[k] = -1;
                 }
             }
         }
-        // The snapshot's own ranges follow the riders'.
-        int ownWhole = Math.max(0, Math.min(whole - riderRanges, planned + checks));
+        // The snapshot's own ranges follow the riders' leading ranges.
+        int ownWhole = Math.max(0, Math.min(whole - leading, planned + checks));
         searchable = Math.min(ownWhole, planned);
         checksUsable = ownWhole == planned + checks;
+        // Where riders share the snapshot's thread states, those must have arrived too.
+        boolean statesArrived = order == StateOrder.STATE_FIRST || ownWhole >= planned;
         for (int k = 0; k < riding; k++) {
             Rider rider = ridingNow[k];
             ridingNow[k] = null;
-            boolean arrived = riderLast[k] >= 0 && whole > riderLast[k];
+            boolean arrived = riderLast[k] >= 0 && whole > riderLast[k] && statesArrived;
             rider.arrived(regions.bytes, riderOffsets, riderFirst[k], arrived, snapshots);
         }
     }
 
     /**
-     * A reader of its own ranges that rides along with the next snapshot's batch, ahead of the
-     * snapshot's own ranges: riders are read first, each rider's ranges together and in its order, so
-     * that what a rider reads first is the first thing the batch asks of the target.
+     * A reader of its own ranges that rides along with the next snapshot's batch: a copy of some
+     * ranges and a thread state, where the reader's {@link StateOrder} puts it, then the ranges again.
+     * Where thread states come first, each rider's ranges are read whole, in its order, before the
+     * snapshot's own ranges. Where they come between, the rider's thread state is the one the snapshot
+     * reads itself: the first copies are read before the snapshot's own ranges and the second copies
+     * after them, so one batch holds, for every rider, its ranges on both sides of its thread state.
      * {@link #ride} it again for each batch.
      */
     public interface Rider {
+        /** How many ranges, the thread state included. */
         int ranges();
+
+        /**
+         * The thread state's position among the ranges, where the snapshot's own read of it stands in
+         * (thread states between the copies); the ranges after it mirror those before it.
+         */
+        int middle();
 
         long start(int range);
 
@@ -181,8 +193,10 @@ public final class SnapshotReader {
     }
 
     /**
-     * Lays the batch out: the riders' ranges, then the snapshot's own ranges. Own ranges keep their
-     * places in {@link Regions#bytes}; the riders' bytes go after them.
+     * Lays the batch out: the riders' leading ranges (each rider's ranges whole where thread states
+     * come first, its first copies where they come between), the snapshot's own ranges, then the
+     * riders' second copies where thread states come between. Own ranges keep their places in
+     * {@link Regions#bytes}; the riders' bytes go after them.
      *
      * @return how many ranges the batch reads
      */
@@ -196,14 +210,39 @@ public final class SnapshotReader {
         if (riderOffsets.length < wanted) {
             riderOffsets = new int[Math.max(wanted, riderOffsets.length * 2)];
         }
+        boolean statesFirst = order == StateOrder.STATE_FIRST;
         long at = regions.end();
-        int n = 0;
+        int n = 0, used = 0;
         for (int k = 0; k < riding; k++) {
             Rider rider = ridingNow[k];
-            riderFirst[k] = n;
-            for (int r = 0; r < rider.ranges(); r++, n++) {
+            riderFirst[k] = used;
+            riderLast[k] = -1;
+            int lead = statesFirst ? rider.ranges() : rider.middle();
+            for (int r = 0; r < lead; r++, n++) {
                 batch.set(n, rider.start(r), rider.length(r), (int) at);
-                riderOffsets[n] = (int) at;
+                riderOffsets[used + r] = (int) at;
+                at += rider.length(r);
+            }
+            if (statesFirst) {
+                riderLast[k] = n - 1;
+            }
+            used += rider.ranges();
+        }
+        int lead = n;
+        batch.copyFrom(regions.list, n, own);
+        n += own;
+        for (int k = 0; k < riding && !statesFirst; k++) {
+            // The thread states are among the snapshot's own; then the second copies.
+            Rider rider = ridingNow[k];
+            int first = riderFirst[k], middle = rider.middle();
+            int state = regions.find(rider.start(middle), rider.length(middle), firstPart, planned);
+            if (state < 0) {
+                continue; // its thread state is not among the snapshot's this time: the rider reads on its own
+            }
+            riderOffsets[first + middle] = state;
+            for (int r = middle + 1; r < rider.ranges(); r++, n++) {
+                batch.set(n, rider.start(r), rider.length(r), (int) at);
+                riderOffsets[first + r] = (int) at;
                 at += rider.length(r);
             }
             riderLast[k] = n - 1;
@@ -217,10 +256,9 @@ public final class SnapshotReader {
             batchEnd = regions.end();
             return own;
         }
-        batch.copyFrom(regions.list, n, own);
-        riderRanges = n;
+        leading = lead;
         batchEnd = (int) at; // below Regions' bound: reserve(at) held
-        return n + own;
+        return n;
     }
 
     /** Snapshots begun so far: the current one's number. */

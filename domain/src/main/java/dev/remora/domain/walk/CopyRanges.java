@@ -81,6 +81,11 @@ final class CopyRanges {
         ranges.setOffset(r, at);
     }
 
+    /** Where the thread state sits among the ranges. */
+    int stateIndex() {
+        return state;
+    }
+
     long stateAddress() {
         return ranges.start(state);
     }

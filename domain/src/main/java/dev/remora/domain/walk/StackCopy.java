@@ -109,6 +109,11 @@ final class StackCopy implements SnapshotReader.Rider {
     }
 
     @Override
+    public int middle() {
+        return ranges.stateIndex();
+    }
+
+    @Override
     public long start(int range) {
         return ranges.start(range);
     }
@@ -127,7 +132,8 @@ final class StackCopy implements SnapshotReader.Rider {
             for (int r = 0; r < ranges.count(); r++) {
                 ranges.setOffset(r, offsets[first + r]);
             }
-            // Kept apart from the batch, whose bytes a refresh may read again in place.
+            // Kept apart from the batch, whose bytes a refresh may read again in place (a thread state the
+            // snapshot's own ranges hold among them, where thread states come between the copies).
             keepState();
         }
     }

@@ -73,7 +73,7 @@ class StackCopyTest {
         long frame = CHUNK + 0x100;
         ScriptedMemory target = target(frame);
         target.putLong(frame, 0xAAAA);
-        SnapshotReader reader = new SnapshotReader(target);
+        SnapshotReader reader = new SnapshotReader(target, StateOrder.STATE_FIRST);
         reader.reset();
         StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
         copy.planFrom(TSTATE, state(target));
@@ -333,12 +333,38 @@ class StackCopyTest {
     }
 
     @Test
+    void aCopyReadBetweenTakesTheSnapshotsOwnThreadStateBetweenItsCopies() throws Exception {
+        long caller = CHUNK + 0x100, callee = CHUNK + 0x200;
+        ScriptedMemory target = target(caller);
+        target.putLong(caller, 0xAAAA);
+        SnapshotReader reader = new SnapshotReader(target, StateOrder.STATE_BETWEEN);
+        reader.reset();
+        reader.readState(TSTATE, new byte[THREAD.readLength()], 0, THREAD.readLength());
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_BETWEEN);
+        copy.planFrom(TSTATE, state(target));
+        reader.ride(copy);
+        // A call lands after the copy's first range: the snapshot's thread state, read after it, names it.
+        target.afterRange(0, () -> {
+            target.putLong(callee, 0xBBBB);
+            target.putLong(callee + 8, caller);
+            target.putLong(TSTATE + THREAD.currentFrame(), callee);
+        });
+        long before = reader.remoteBytes();
+
+        reader.reset();
+        assertThat(copy.rodeAlong(reader)).isTrue();
+        assertThat(copy.current()).as("the snapshot's own thread state, between the copies").isEqualTo(callee);
+        assertThat(reader.remoteBytes() - before).as("the thread state read once: the copy's stack twice, and it")
+                .isEqualTo(2L * (TOP + 512 - CHUNK) + THREAD.readLength());
+    }
+
+    @Test
     void aCopyRidingAlongIsReadBeforeTheSnapshotsOwnRanges() throws Exception {
         long caller = CHUNK + 0x100, callee = CHUNK + 0x200, interpreter = 0x3000;
         ScriptedMemory target = target(caller);
         target.putLong(caller, 0xAAAA);
         target.putLong(interpreter, 1);
-        SnapshotReader reader = new SnapshotReader(target);
+        SnapshotReader reader = new SnapshotReader(target, StateOrder.STATE_FIRST);
         reader.reset();
         reader.read(interpreter, new byte[8], 0, 8);
         StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
