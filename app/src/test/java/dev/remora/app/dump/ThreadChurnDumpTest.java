@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag("targets")
 class ThreadChurnDumpTest {
 
-    private static final int DUMPS = 1000;
+    private static final int DUMPS = 5000;
 
     static List<TargetInterpreter> interpreters() {
         return TargetInterpreters.all();

@@ -13,8 +13,9 @@ import java.util.Arrays;
 /**
  * One interpreter's thread states, newest first, each with the bytes of it that were read. Threads
  * start and exit while the list is read: a list whose links do not hold together (a state not of this
- * interpreter, a {@code prev} that does not lead back, memory freed meanwhile) is read again apart
- * from the batch, a few times, before the read fails. Reused from one interpreter to the next.
+ * interpreter, a {@code prev} that does not lead back, memory freed meanwhile), or that is only a
+ * thread state being made in the memory of a head freed meanwhile, is read again apart from the
+ * batch, a few times, before the read fails. Reused from one interpreter to the next.
  */
 final class ThreadList {
 
@@ -69,9 +70,13 @@ final class ThreadList {
                     head = window.threadsHead();
                 }
                 // A thread being added or removed leaves the links half changed for a moment: read again.
-                if (readOnce(interpreter, head, reading) || !reader.memory().changes()) {
+                Links links = readOnce(interpreter, head, reading);
+                if (links == Links.HOLD || !reader.memory().changes()) {
                     // A core's list can be caught mid-update: the threads that held together are its threads.
                     return;
+                }
+                if (links == Links.ONLY_A_STATE_BEING_MADE && attempt == ATTEMPTS - 1) {
+                    return; // it stayed so: an interpreter whose first thread state is being made
                 }
             } catch (MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
                 if (!reader.memory().changes()) {
@@ -93,8 +98,21 @@ final class ThreadList {
         FRESH
     }
 
-    /** One reading of the thread list; whether its links hold together. */
-    private boolean readOnce(long interpreter, long head, Reading reading) throws MemoryAccessException, InspectionException {
+    /** What one reading of the list found. */
+    private enum Links {
+        HOLD,
+        /** A link that does not lead where it should: the list changed while it was read. */
+        BROKEN,
+        /**
+         * The links hold, but the list is one thread state that has run nothing and has no links: the
+         * memory of the head read from the interpreter was freed and taken by a thread state that
+         * CPython is making, read before it is linked in at the head. The list is elsewhere.
+         */
+        ONLY_A_STATE_BEING_MADE
+    }
+
+    /** One reading of the thread list. */
+    private Links readOnce(long interpreter, long head, Reading reading) throws MemoryAccessException, InspectionException {
         DebugOffsets.Thread to = offsets.thread();
         count = 0;
         ChainGuard guard = this.guard.restart(MAX_THREADS, head);
@@ -108,23 +126,23 @@ final class ThreadList {
                 reader.readState(t, state, 0, state.length);
             }
             if (Bytes.getLong(state, to.interp()) != interpreter) {
-                return false; // not of this interpreter
+                return Links.BROKEN; // not of this interpreter
             }
             long next = Bytes.getLong(state, to.next());
             if (next != 0 && !guard.step(next)) {
                 if (reading == Reading.BATCHED) {
-                    return false; // perhaps a loop only in bytes from before a change: read it again
+                    return Links.BROKEN; // perhaps a loop only in bytes from before a change: read it again
                 }
                 throw corrupt("thread", pid, guard);
             }
             if (Bytes.getLong(state, to.prev()) != previous) {
-                return false; // its prev does not lead back
+                return Links.BROKEN; // its prev does not lead back
             }
             addresses[count++] = t;
             previous = t;
             t = next;
         }
-        return true;
+        return count == 1 && ranNothing(states[0]) ? Links.ONLY_A_STATE_BEING_MADE : Links.HOLD;
     }
 
     private byte[] slot() {
@@ -147,11 +165,7 @@ final class ThreadList {
         if (nativeId == 0) {
             return true;
         }
-        // Nothing run yet: no data stack (3.11), no frame (3.10, whose frames are heap objects).
-        boolean ranNothing = to.datastackChunk().isPresent()
-                ? Bytes.getLong(states[i], to.datastackChunk().getAsLong()) == 0
-                : Bytes.getLong(states[i], to.currentFrame()) == 0;
-        if (offsets.layout().unstartedThreads() != UnstartedThreads.CREATOR_IDS || !ranNothing) {
+        if (offsets.layout().unstartedThreads() != UnstartedThreads.CREATOR_IDS || !ranNothing(states[i])) {
             return false;
         }
         long threadId = Bytes.getLong(states[i], to.threadId());
@@ -161,6 +175,14 @@ final class ThreadList {
             }
         }
         return false;
+    }
+
+    /** Nothing run yet: no data stack (3.11+), no frame (3.10, whose frames are heap objects). */
+    private boolean ranNothing(byte[] state) {
+        DebugOffsets.Thread to = offsets.thread();
+        return to.datastackChunk().isPresent()
+                ? Bytes.getLong(state, to.datastackChunk().getAsLong()) == 0
+                : Bytes.getLong(state, to.currentFrame()) == 0;
     }
 
     /** The failure of a list of the target's ({@code what}: "thread", "interpreter") that loops or never ends. */

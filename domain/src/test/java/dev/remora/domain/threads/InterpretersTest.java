@@ -159,6 +159,40 @@ class InterpretersTest {
         assertThat(addresses(target.listing())).containsExactly(Target.state(2), Target.state(0));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"3.10", "3.11", "3.12", "3.13", "3.14", "3.15"})
+    void aHeadFreedAndTakenByAStateBeingMadeIsReadAgain(String minor) throws Exception {
+        Target target = new Target(offsets(minor), ScriptedMemory.live()).start(0).start(1).start(2);
+        DebugOffsets.Thread t = target.offsets.thread();
+        long head = Target.state(2);
+        // Thread 2 exits after the interpreter state was read; a new thread state takes its memory and
+        // is read as CPython makes it, before it is linked: of this interpreter, no links, nothing run.
+        target.memory.beforeReadOf(head, () -> {
+            target.memory.putLong(INTERP + target.offsets.interpreter().threadsHead(), Target.state(1));
+            target.memory.putLong(Target.state(1) + t.prev(), 0);
+            target.memory.putLong(head + t.next(), 0).putLong(head + t.prev(), 0);
+            target.memory.putLong(head + t.datastackChunk().orElse(t.currentFrame()), 0);
+            if (!minor.equals("3.11")) { // 3.11 gives a new state its creator's ids
+                target.memory.putLong(head + t.threadId(), 0);
+                t.nativeThreadId().ifPresent(field -> target.memory.putLong(head + field, 0));
+            }
+        });
+
+        assertThat(addresses(target.listing())).as("the list as it stands, not the state being made alone")
+                .containsExactly(Target.state(1), Target.state(0));
+    }
+
+    @Test
+    void aProcessWhoseOnlyThreadStateIsBeingMadeListsNoThreadOnceItStaysSo() throws Exception {
+        Target target = new Target(offsets("3.14"), ScriptedMemory.live()).start(0);
+        DebugOffsets.Thread t = target.offsets.thread();
+        target.memory.putLong(Target.state(0) + t.datastackChunk().getAsLong(), 0)
+                .putLong(Target.state(0) + t.nativeThreadId().getAsLong(), 0)
+                .putLong(Target.state(0) + t.threadId(), 0);
+
+        assertThat(addresses(target.listing())).as("read again a few times, then taken as it is").isEmpty();
+    }
+
     @Test
     void aThreadWithNoKernelIdYetIsNotListed() throws Exception {
         Target target = new Target(offsets("3.13"), ScriptedMemory.live()).start(0).start(1);
