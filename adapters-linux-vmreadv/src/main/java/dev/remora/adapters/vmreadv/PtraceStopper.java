@@ -32,7 +32,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * waits for that stop, passing on at once any signal that arrives meanwhile, and each resume
  * continues it (a thread the user's job control stopped meanwhile stays stopped: {@code
  * PTRACE_LISTEN}). Threads started since the last stop are seized and stopped too, until a listing
- * of the process's threads finds no new one.
+ * of the process's threads finds no new one. A traced thread that exits is reported to its tracer
+ * before anyone else, and its parent cannot collect the process until the tracer has: the exit of
+ * every thread that left is collected at the next stop and when the stopper closes.
  */
 @SuppressWarnings("restricted") // the launchers and the jar's manifest enable native access for Remora
 public final class PtraceStopper implements ProcessStopper {
@@ -54,6 +56,11 @@ public final class PtraceStopper implements ProcessStopper {
     private static final int WALL = 0x40000000;
     /** How long a thread may take to stop before the stop fails. */
     private static final long STOP_TIMEOUT_NANOS = 2_000_000_000L;
+    /**
+     * How long closing waits for the exits still owed: a process's main thread reports its exit only
+     * once its other threads have ended.
+     */
+    private static final long COLLECT_TIMEOUT_NANOS = 1_000_000_000L;
 
     private static final MethodHandle PTRACE;
     private static final MethodHandle WAITPID;
@@ -77,6 +84,8 @@ public final class PtraceStopper implements ProcessStopper {
     private final MemorySegment userRegs = arena.allocate(JAVA_LONG, USER_REGS_WORDS);
     /** Seized threads, and how each resumes. */
     private final Map<Integer, Integer> threads = new LinkedHashMap<>();
+    /** Threads that left {@link #threads} by ending, whose exit may still wait to be collected. */
+    private final java.util.Set<Integer> ended = new java.util.LinkedHashSet<>();
     private boolean stopped;
 
     private PtraceStopper(int pid) {
@@ -101,6 +110,7 @@ public final class PtraceStopper implements ProcessStopper {
     @Override
     public void stop() throws ProcessStopException {
         long deadline = System.nanoTime() + STOP_TIMEOUT_NANOS;
+        collectExits();
         try {
             // The threads known from the last stop first; then one listing finds those started since,
             // and in a process whose threads stay put it is the only listing this stop makes.
@@ -118,6 +128,7 @@ public final class PtraceStopper implements ProcessStopper {
             throw e;
         }
         if (threads.isEmpty()) {
+            collectExits();
             throw new ProcessStopException(Reason.GONE, "process %d exited".formatted(pid));
         }
         stopped = true;
@@ -126,14 +137,14 @@ public final class PtraceStopper implements ProcessStopper {
     private void stopAll(java.util.List<Integer> tids, long deadline) throws ProcessStopException {
         for (int tid : tids) {
             if (ptrace(PTRACE_INTERRUPT, tid, 0) < 0) {
-                threads.remove(tid); // exited since it was seized
+                left(tid); // exited since it was seized
             }
         }
         for (int tid : tids) {
             if (threads.containsKey(tid)) {
                 int resumeWith = awaitStop(tid, deadline);
                 if (resumeWith < 0) {
-                    threads.remove(tid);
+                    left(tid);
                 } else {
                     threads.put(tid, resumeWith);
                 }
@@ -172,11 +183,44 @@ public final class PtraceStopper implements ProcessStopper {
             // Nothing left to let go of.
         }
         for (int tid : threads.keySet()) {
-            ptrace(PTRACE_DETACH, tid, 0);
+            if (ptrace(PTRACE_DETACH, tid, 0) < 0) {
+                ended.add(tid); // ended while stopped
+            }
         }
         threads.clear();
         stopped = false;
+        long deadline = System.nanoTime() + COLLECT_TIMEOUT_NANOS;
+        while (!collectExits() && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(1_000_000);
+        }
         arena.close();
+    }
+
+    /** A thread that ended: no longer stopped or resumed, its exit owed until collected. */
+    private void left(int tid) {
+        threads.remove(tid);
+        ended.add(tid);
+    }
+
+    /**
+     * Collects the exits of the threads that ended, as far as they are reported yet; returns whether
+     * none is owed any more. A thread whose exit was collected already, or that is not ours, is
+     * dropped too.
+     */
+    private boolean collectExits() {
+        for (Iterator<Integer> it = ended.iterator(); it.hasNext(); ) {
+            int tid = it.next();
+            int got;
+            try {
+                got = (int) WAITPID.invokeExact(callState, tid, status, WNOHANG | WALL);
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+            if (got != 0) {
+                it.remove(); // collected, or not ours to collect (ECHILD)
+            }
+        }
+        return ended.isEmpty();
     }
 
     /**

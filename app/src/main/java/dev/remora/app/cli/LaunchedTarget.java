@@ -18,15 +18,58 @@ final class LaunchedTarget implements AutoCloseable {
     /** How long a freshly started interpreter may take to set up its runtime. */
     private static final long ATTACH_TIMEOUT_NANOS = 10_000_000_000L;
 
+    /**
+     * The parent that stands between Remora and a target it will stop with ptrace: it starts the target
+     * (the same Python, its own arguments), forwards SIGTERM, takes the target down if it is killed
+     * itself, and exits with the target's exit code. The target ignores nothing: Ctrl-C reaches it as
+     * before, the parent ignores it.
+     */
+    private static final String PARENT = String.join("\n",
+            "import os, signal, sys",
+            "pid = os.fork()",
+            "if pid == 0:",
+            "    try:",
+            "        import ctypes",
+            "        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: go with the parent",
+            "    except Exception:",
+            "        pass",
+            "    os.execv(sys.executable, [sys.executable] + sys.argv[1:])",
+            "signal.signal(signal.SIGINT, signal.SIG_IGN)",
+            "signal.signal(signal.SIGTERM, lambda *_: os.kill(pid, signal.SIGTERM))",
+            "while True:",
+            "    try:",
+            "        _, status = os.waitpid(pid, 0)",
+            "        break",
+            "    except InterruptedError:",
+            "        pass",
+            "code = os.waitstatus_to_exitcode(status)",
+            "sys.exit(code if code >= 0 else 128 - code)");
+    /** How long the parent may take to start the target. */
+    private static final long START_TIMEOUT_NANOS = 10_000_000_000L;
+
     private final Process child;
+    /** The target: the child, or the child's own child where a parent stands between them. */
+    private final long target;
     /** Takes the child down with Remora if Remora is killed before close() runs. */
     private final Thread killChild;
     private TargetPorts ports;
 
-    private LaunchedTarget(Process child) {
+    private LaunchedTarget(Process child, long target) {
         this.child = child;
+        this.target = target;
         this.killChild = new Thread(child::destroyForcibly, "remora-stop-target");
         Runtime.getRuntime().addShutdownHook(killChild);
+    }
+
+    /** Who waits on the target's exit. */
+    enum Parent {
+        /** Remora: the JVM reaps its own children. */
+        REMORA,
+        /**
+         * A small Python parent: a target Remora stops with ptrace reports its stops to whoever waits on
+         * it, and the JVM, waiting on its children, would take a stop for the target's exit.
+         */
+        PYTHON
     }
 
     /** Where the target's own output goes. */
@@ -39,17 +82,65 @@ final class LaunchedTarget implements AutoCloseable {
 
     /** Starts {@code command}, to be read through {@code backend}; its output goes where {@code output} says. */
     static LaunchedTarget start(List<String> command, Output output, BackendOption backend) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command);
+        return start(command, output, Parent.REMORA);
+    }
+
+    /**
+     * Starts {@code command} (a Python and its arguments) with {@code parent} waiting on it; its output
+     * goes where {@code output} says.
+     */
+    static LaunchedTarget start(List<String> command, Output output, Parent parent) throws IOException {
+        List<String> started = command;
+        if (parent == Parent.PYTHON) {
+            started = new java.util.ArrayList<>(List.of(command.getFirst(), "-c", PARENT));
+            started.addAll(command.subList(1, command.size()));
+        }
+        ProcessBuilder builder = new ProcessBuilder(started);
         if (output == Output.DISCARDED) {
             builder.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
         } else {
             builder.inheritIO();
         }
-        return new LaunchedTarget(builder.start());
+        Process child = builder.start();
+        if (parent == Parent.REMORA) {
+            return new LaunchedTarget(child, child.pid());
+        }
+        try {
+            return new LaunchedTarget(child, startedTarget(child));
+        } catch (IOException | RuntimeException e) {
+            child.destroyForcibly();
+            throw e;
+        }
+    }
+
+    /**
+     * The parent's child once it runs the target's own command (before that it is a copy of the
+     * parent); the parent itself if it ended first, which {@link #attach} then reports.
+     */
+    private static long startedTarget(Process parent) throws IOException {
+        long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
+        while (System.nanoTime() < deadline && parent.isAlive()) {
+            java.util.Optional<ProcessHandle> started = parent.toHandle().children()
+                    .filter(c -> c.info().arguments().map(a -> !List.of(a).contains(PARENT)).orElse(false))
+                    .findFirst();
+            if (started.isPresent()) {
+                return started.get().pid();
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while the target started", e);
+            }
+        }
+        if (!parent.isAlive()) {
+            return parent.pid();
+        }
+        throw new IOException("the target did not start under its parent");
     }
 
     int pid() {
-        return (int) child.pid();
+        return (int) target;
     }
 
     boolean alive() {

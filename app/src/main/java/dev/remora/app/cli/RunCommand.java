@@ -40,11 +40,6 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         profile.validate();
         backend.validate();
-        if (profile.blocking) {
-            // The JVM waits on the processes it starts, and would take the target's stops for its exit.
-            throw new UserError("--blocking works with attach (start the script, then attach --blocking to it)",
-                    UserErrorHandler.EXIT_USAGE);
-        }
         if (module == null && args.isEmpty()) {
             throw new UserError("run needs a script or -m MODULE", UserErrorHandler.EXIT_USAGE);
         }
@@ -54,7 +49,9 @@ public final class RunCommand implements Callable<Integer> {
             command.addAll(List.of("-m", module));
         }
         command.addAll(args);
-        try (LaunchedTarget target = LaunchedTarget.start(command, LaunchedTarget.Output.SHARED, backend)) {
+        // Stopped with ptrace, the target reports its stops to whoever waits on it: not the JVM, then.
+        LaunchedTarget.Parent parent = profile.blocking ? LaunchedTarget.Parent.PYTHON : LaunchedTarget.Parent.REMORA;
+        try (LaunchedTarget target = LaunchedTarget.start(command, LaunchedTarget.Output.SHARED, parent)) {
             if (profile.subprocesses) {
                 int code = new ProcessTreeProfiler(profile, backend, spec.commandLine().getOut(), spec.commandLine().getErr())
                         .run(target.pid(), target::alive);

@@ -8,6 +8,7 @@ import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -23,8 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code --blocking} stops the target's threads for each sample: on a target whose stack changes
  * all the time, every tick gives a stack and every stack obeys the call graph; the target runs on,
- * untraced, afterwards. A target another tracer holds is a one-line error; run, whose target is the
- * JVM's own child, refuses the option.
+ * untraced, afterwards. A target another tracer holds is a one-line error. run starts its target
+ * under a small parent of its own, so that the JVM, which waits on its children, does not take the
+ * target's stops for its exit.
  */
 @Tag("targets")
 class BlockingModeTest {
@@ -127,11 +129,35 @@ class BlockingModeTest {
         }
     }
 
+    /** pyenv's shared-library builds run without a chroot, so {@code run} can launch them directly. */
+    private static String directPython() {
+        return TargetInterpreters.all().stream().filter(t -> !t.chrooted()).map(TargetInterpreter::exe).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no interpreter that runs outside a chroot is provisioned"));
+    }
+
     @Test
-    void runRefusesBlocking() {
-        RemoraCli run = RemoraCli.run("run", "--blocking", "-d", "1", "some_script.py");
-        assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).hasLineCount(1).contains("--blocking works with attach");
+    void runStopsItsTargetForEachSampleAndKeepsItsExitCode(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("sorts.py");
+        // Sorting with a Python key: C frames (the sort) between Python frames, then an exit code of its own.
+        Files.writeString(script, """
+                import time
+                end = time.perf_counter() + 1.5
+                while time.perf_counter() < end:
+                    sorted(range(2000), key=lambda v: -v)
+                raise SystemExit(3)
+                """);
+        Path profile = dir.resolve("run.txt");
+        RemoraCli run = RemoraCli.run("run", "--blocking", "--native-frames", "--python", directPython(), "--collapsed",
+                "-o", profile, script);
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
+        assertThat(run.err()).contains("Profile written to " + profile).endsWith("remora: the target exited with code 3\n");
+        Matcher counts = COUNTS.matcher(run.err());
+        assertThat(counts.find()).as(run.err()).isTrue();
+        assertThat(Long.parseLong(counts.group(1))).as("a stack every tick: %s", run.err())
+                .isGreaterThanOrEqualTo(Long.parseLong(counts.group(2)) * 9 / 10);
+        String stacks = Files.readString(profile);
+        assertThat(stacks).contains("sorts.py:<lambda>:4").contains("list_sort (libpython");
     }
 
     /** Profiles with --blocking, and dumps with C frames, both need to stop the target. */
