@@ -143,8 +143,22 @@ final class LaunchedTarget implements AutoCloseable {
         return (int) target;
     }
 
+    /**
+     * Whether the target runs: where a parent stands between them, the target itself, which ends
+     * before its parent does (as a zombie, until Remora, tracing it, and then the parent collect it).
+     */
     boolean alive() {
-        return child.isAlive();
+        if (target == child.pid()) {
+            return child.isAlive();
+        }
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(target), "stat"));
+            int close = stat.lastIndexOf(')');
+            char state = close > 0 && close + 2 < stat.length() ? stat.charAt(close + 2) : 'X';
+            return state != 'Z' && state != 'X';
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     TargetPorts ports() {

@@ -8,9 +8,11 @@ import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -135,20 +137,30 @@ class BlockingModeTest {
                 .orElseThrow(() -> new IllegalStateException("no interpreter that runs outside a chroot is provisioned"));
     }
 
-    @Test
-    void runStopsItsTargetForEachSampleAndKeepsItsExitCode(@TempDir Path dir) throws Exception {
+    /**
+     * The script ends while Remora traces it, with threads of its own still sorting: its parent can
+     * collect it only once Remora has collected the exits it is told of first.
+     */
+    @ParameterizedTest(name = "{0} threads besides the main one")
+    @ValueSource(ints = {0, 3})
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void runStopsItsTargetForEachSampleAndKeepsItsExitCode(int threads, @TempDir Path dir) throws Exception {
         Path script = dir.resolve("sorts.py");
         // Sorting with a Python key: C frames (the sort) between Python frames, then an exit code of its own.
         Files.writeString(script, """
-                import time
-                end = time.perf_counter() + 1.5
-                while time.perf_counter() < end:
-                    sorted(range(2000), key=lambda v: -v)
+                import sys, threading, time
+                def sorts(seconds):
+                    end = time.perf_counter() + seconds
+                    while time.perf_counter() < end:
+                        sorted(range(2000), key=lambda v: -v)
+                for _ in range(int(sys.argv[1])):
+                    threading.Thread(target=sorts, args=(60,), daemon=True).start()
+                sorts(1.5)
                 raise SystemExit(3)
                 """);
         Path profile = dir.resolve("run.txt");
         RemoraCli run = RemoraCli.run("run", "--blocking", "--native-frames", "--python", directPython(), "--collapsed",
-                "-o", profile, script);
+                "-o", profile, script, Integer.toString(threads));
 
         assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
         assertThat(run.err()).contains("Profile written to " + profile).endsWith("remora: the target exited with code 3\n");
@@ -157,7 +169,7 @@ class BlockingModeTest {
         assertThat(Long.parseLong(counts.group(1))).as("a stack every tick: %s", run.err())
                 .isGreaterThanOrEqualTo(Long.parseLong(counts.group(2)) * 9 / 10);
         String stacks = Files.readString(profile);
-        assertThat(stacks).contains("sorts.py:<lambda>:4").contains("list_sort (libpython");
+        assertThat(stacks).contains("sorts.py:<lambda>:5").contains("list_sort (libpython");
     }
 
     /** Profiles with --blocking, and dumps with C frames, both need to stop the target. */
