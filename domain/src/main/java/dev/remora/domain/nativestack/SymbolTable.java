@@ -166,7 +166,8 @@ final class SymbolTable {
             while (end < strings.length && strings[end] != 0 && strings[end] != '@' && end - start < MAX_NAME) {
                 end++;
             }
-            name = new String(strings, start, end - start, StandardCharsets.UTF_8);
+            // C++ names as gdb shows them; C names stay as they are.
+            name = CxxNames.demangle(new String(strings, start, end - start, StandardCharsets.UTF_8));
             names[i] = name;
         }
         return new Symbol(name, starts[i], sizes[i]);

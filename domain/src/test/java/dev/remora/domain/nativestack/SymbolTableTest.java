@@ -63,6 +63,13 @@ class SymbolTableTest {
     }
 
     @Test
+    void aCxxFunctionIsNamedAsGdbShowsIt() {
+        SymbolTable table = symbol("_ZN5numpy6detail4sortIdEEvPT_m@@LIB_1.0", GLOBAL | FUNC, 0x1000, 0x40).table();
+
+        assertThat(table.at(0x1010)).map(Symbol::name).contains("void numpy::detail::sort<double>(double*, unsigned long)");
+    }
+
+    @Test
     void aSizelessFunctionCoversUpToTheNextSymbol() {
         SymbolTable table = symbol("_start", GLOBAL | FUNC, 0x1000, 0).symbol("next", GLOBAL | FUNC, 0x1100, 0x10).table();
 
