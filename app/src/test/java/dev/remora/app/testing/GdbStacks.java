@@ -22,6 +22,9 @@ public final class GdbStacks {
     private static final Pattern THREAD = Pattern.compile("^Thread \\d+ \\(.*?LWP (\\d+)");
     private static final Pattern LEVEL = Pattern.compile("^Stack level \\d+, frame at 0x([0-9a-f]+)");
     private static final Pattern PC = Pattern.compile("^ rip = 0x([0-9a-f]+)");
+    private static final Pattern BT_THREAD = Pattern.compile("^Thread \\d+ \\((?:.*?LWP |process )(\\d+)");
+    /** {@code #3  0x00007f... in name (args) from lib}, or {@code #0  name (args) at file:line}. */
+    private static final Pattern BT_FRAME = Pattern.compile("^#\\d+\\s+(?:0x[0-9a-f]+ in )?(.+?) \\(");
     private static final String TAIL_CALL = " tail call frame";
 
     private GdbStacks() {}
@@ -36,12 +39,47 @@ public final class GdbStacks {
         return run(python, List.of(python.hostPath(python.exe()).toString(), core.toString()));
     }
 
+    /**
+     * Each thread's frames as {@code thread apply all bt} names them, innermost first: the function
+     * ({@code ??} where gdb has no name), without its arguments or where it is.
+     */
+    public static Map<Long, List<String>> liveNames(long pid, TargetInterpreter python) {
+        Map<Long, List<String>> threads = new LinkedHashMap<>();
+        List<String> current = null;
+        String out = output(python, List.of(python.hostPath(python.exe()).toString(), "-p", Long.toString(pid)),
+                "thread apply all bt");
+        for (String line : out.lines().toList()) {
+            // A process gdb cannot read the thread library of shows its one thread as a process.
+            Matcher thread = BT_THREAD.matcher(line);
+            Matcher frame = BT_FRAME.matcher(line);
+            if (thread.find()) {
+                current = new ArrayList<>();
+                threads.put(Long.parseLong(thread.group(1)), current);
+            } else if (current != null && frame.find()) {
+                current.add(frame.group(1));
+            }
+        }
+        if (threads.isEmpty()) {
+            throw new IllegalStateException("gdb showed no thread:\n" + out);
+        }
+        return threads;
+    }
+
     private static Map<Long, List<Long>> run(TargetInterpreter python, List<String> target) {
+        String out = output(python, target, "thread apply all frame apply all -q info frame");
+        Map<Long, List<Long>> threads = parse(out);
+        if (threads.isEmpty()) {
+            throw new IllegalStateException("gdb showed no thread:\n" + out);
+        }
+        return threads;
+    }
+
+    private static String output(TargetInterpreter python, List<String> target, String gdbCommand) {
         List<String> command = new ArrayList<>(List.of("gdb", "-nx", "-batch", "-iex", "set debug-file-directory /nonexistent"));
         if (python.chrooted()) {
             command.addAll(List.of("-iex", "set sysroot " + python.root()));
         }
-        command.addAll(List.of("-ex", "thread apply all frame apply all -q info frame"));
+        command.addAll(List.of("-ex", gdbCommand));
         command.addAll(target);
         try {
             Process gdb = new ProcessBuilder(command).redirectErrorStream(true)
@@ -51,11 +89,7 @@ public final class GdbStacks {
                 gdb.destroyForcibly();
                 throw new IllegalStateException("gdb timed out");
             }
-            Map<Long, List<Long>> threads = parse(out);
-            if (threads.isEmpty()) {
-                throw new IllegalStateException("gdb showed no thread:\n" + out);
-            }
-            return threads;
+            return out;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run gdb (scripts/provision-gdb.sh installs it)", e);
         } catch (InterruptedException e) {
