@@ -48,6 +48,23 @@ final class NearRanges {
         return true;
     }
 
+    /** Removes the ranges that overlap {@code [address, address + bytes)}; returns whether any did. */
+    boolean removeOverlapping(long address, int bytes) {
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            if (start[i] < address + bytes && address < start[i] + length[i]) {
+                total -= length[i];
+                continue;
+            }
+            start[kept] = start[i];
+            length[kept] = length[i];
+            kept++;
+        }
+        boolean removed = kept < count;
+        count = kept;
+        return removed;
+    }
+
     /** Adds {@code other}'s ranges, as many as the bounds allow. */
     void addAll(NearRanges other) {
         for (int i = 0; i < other.count; i++) {

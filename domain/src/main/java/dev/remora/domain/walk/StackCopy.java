@@ -47,6 +47,7 @@ final class StackCopy implements SnapshotReader.Rider {
     /** Extras for the next read (merged when near), and those being gathered by the current walk. */
     private final NearRanges extras = new NearRanges();
     private final NearRanges nextExtras = new NearRanges();
+    private static final long LOWEST_MAPPED = 0x10000;
     /** The chunk the last read found, and whether the copy needs to be wider. */
     private long chunk;
     private long chunkEnd;
@@ -158,13 +159,18 @@ final class StackCopy implements SnapshotReader.Rider {
             ownBytes = new byte[Math.max(total, ownBytes.length * 2)];
         }
         bytes = ownBytes;
-        if (reader.readTogether(ranges.list(), bytes) == ranges.count()) {
+        int arrived = reader.readTogether(ranges.list(), bytes);
+        if (arrived == ranges.count()) {
             keepState();
             return true;
         }
         // A range the last walk needed is gone (a generator freed, a merged range over a hole): the
-        // next read plans without them and learns them again.
-        extras.clear();
+        // next read plans without it, and the walk learns again what it still needs. Only that range
+        // goes: dropping all would leave the next copy without the records the walk needs first, to
+        // learn them back with the gone one among them, over and over while the target stands.
+        if (!extras.removeOverlapping(ranges.start(arrived), ranges.length(arrived))) {
+            extras.clear();
+        }
         hasState = false;
         return false;
     }
@@ -265,7 +271,9 @@ final class StackCopy implements SnapshotReader.Rider {
     boolean frame(long address, byte[] dst) {
         int n = dst.length;
         boolean inChunk = address >= chunk && address - chunk <= chunkEnd - chunk - n;
-        if (!inChunk && !nextExtras.add(address, n)) {
+        // Nothing is mapped in the lowest 64 KiB (the kernel's mmap_min_addr): a link there was read
+        // in the middle of an update, and is no frame for the next copy to hold.
+        if (!inChunk && (address < LOWEST_MAPPED || !nextExtras.add(address, n))) {
             missed = true;
             return false;
         }

@@ -13,6 +13,8 @@ import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.testing.ScriptedMemory;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -142,6 +144,53 @@ class StackCopyTest {
         copy.frame(HEAP_FRAME, new byte[FRAME_SIZE]);
         copy.finishWalk();
         return copy;
+    }
+
+    /** The ranges the copy's next read is planned over, as start addresses. */
+    private static List<Long> planned(StackCopy copy) {
+        List<Long> starts = new ArrayList<>();
+        for (int r = 0; r < copy.ranges(); r++) {
+            starts.add(copy.start(r));
+        }
+        return starts;
+    }
+
+    @Test
+    void aFrameLinkIntoTheLowestPagesIsNoRangeForTheNextCopy() throws Exception {
+        ScriptedMemory target = target(CHUNK + 0x100);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
+        read(copy, reader, target);
+        copy.finishWalk();
+        copy.plan(TSTATE, state(target));
+        List<Long> without = planned(copy);
+        read(copy, reader, target);
+
+        assertThat(copy.frame(1, new byte[FRAME_SIZE])).as("a link read before it was written").isFalse();
+        copy.finishWalk();
+        copy.plan(TSTATE, state(target));
+
+        assertThat(planned(copy)).isEqualTo(without);
+    }
+
+    @Test
+    void aRangeThatIsGoneLeavesTheNextCopyWithTheOthersItLearned() throws Exception {
+        long gone = 0x7100_0000L; // above the fake's mapped memory
+        ScriptedMemory target = target(CHUNK + 0x100);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
+        read(copy, reader, target);
+        copy.frame(HEAP_FRAME, new byte[FRAME_SIZE]);
+        copy.frame(gone, new byte[FRAME_SIZE]);
+        copy.finishWalk();
+        copy.plan(TSTATE, state(target));
+        assertThat(planned(copy)).contains(HEAP_FRAME, gone);
+
+        assertThat(copy.read(reader)).as("a range is gone").isFalse();
+        copy.plan(TSTATE, state(target));
+
+        assertThat(planned(copy)).contains(HEAP_FRAME).doesNotContain(gone);
+        assertThat(copy.read(reader)).isTrue();
     }
 
     @Test
