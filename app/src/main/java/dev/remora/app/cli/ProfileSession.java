@@ -233,6 +233,9 @@ final class ProfileSession {
                 return () -> cFrames.afterResume(sample);
             });
         }
+        // Without C frames (read from the registers of the stop), a thread caught in the middle of a call
+        // may run on a moment to be read whole.
+        process.stoppedForEachWalk(turn -> StoppedSamples.runOnAMoment(stopper, turn));
         return new StoppedSamples(stopper, image, runStates, (states, builder) -> {
             process.sample(walk, states, builder);
             return StoppedSamples.AfterResume.NOTHING;

@@ -81,6 +81,28 @@ final class StoppedSamples implements Sampler.Source {
         }
     }
 
+    /** How long stopped threads run on at first to leave the middle of a call: a few calls' time. */
+    private static final long RUN_ON_NANOS = 2_000;
+
+    /**
+     * Lets the stopped target run on and stops it again: {@link #RUN_ON_NANOS} at the first turn of a
+     * tick, five times as long at each next (a resumed thread is not always scheduled at once). False,
+     * the target left running, when it could not be stopped again (the next stop says why).
+     */
+    static boolean runOnAMoment(ProcessStopper stopper, int turn) {
+        stopper.resume();
+        long until = System.nanoTime() + RUN_ON_NANOS * (long) Math.pow(5, Math.min(turn, 4));
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait(); // shorter than a sleep's wake-up
+        }
+        try {
+            stopper.stop();
+            return true;
+        } catch (ProcessStopException e) {
+            return false;
+        }
+    }
+
     @Override
     public void sampleInto(ProfileBuilder builder) throws InspectionException {
         Map<Long, CpuState> before = runStates == RunStatesBeforeStop.READ ? runStates() : Map.of();

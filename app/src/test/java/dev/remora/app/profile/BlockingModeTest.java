@@ -62,13 +62,7 @@ class BlockingModeTest {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-blocking-");
              DetachedTarget target = DetachedTarget.start(python, dir, "churn.py", List.of(), "READY")) {
             Path profile = dir.host("blocking.txt");
-            RemoraCli run = RemoraCli.run("attach", "--blocking", "-d", "1", "--collapsed", "-o", profile, target.pid());
-            assertThat(run.exitCode()).as(run.err()).isZero();
-
-            Matcher counts = COUNTS.matcher(run.err());
-            assertThat(counts.find()).as(run.err()).isTrue();
-            assertThat(counts.group(1)).as("samples = ticks: %s", run.err()).isEqualTo(counts.group(2));
-            assertThat(run.err()).contains("Error rate: 0.00%");
+            assertAStackEveryTick(RemoraCli.run("attach", "--blocking", "-d", "1", "--collapsed", "-o", profile, target.pid()));
             List<String> stacks = new ArrayList<>();
             for (String line : Files.readAllLines(profile)) {
                 int space = line.lastIndexOf(' ');
@@ -87,6 +81,21 @@ class BlockingModeTest {
             assertThat(CHURN.impossible(stacks)).as("stacks that never existed").isEmpty();
             assertThat(target.alive()).as("the target runs on").isTrue();
             assertThat(tracer(target.pid())).as("and nobody traces it").isEqualTo("0");
+        }
+    }
+
+    /**
+     * A thread stopped while C calls into Python can be caught in the middle of the call, its stack
+     * torn in memory: it runs on a moment and is read then, so that this tick too gives a stack.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("interpreters")
+    void aTargetStoppedInTheMiddleOfCallsFromCStillGivesAStackEveryTick(TargetInterpreter python) throws Exception {
+        try (ScratchDir dir = ScratchDir.create(python, "remora-it-blocking-key-");
+             DetachedTarget target = DetachedTarget.start(python, dir, "sort_key_churn.py", List.of(), "READY")) {
+            Path profile = dir.host("blocking.txt");
+            assertAStackEveryTick(RemoraCli.run("attach", "--blocking", "-d", "2", "--collapsed", "-o", profile, target.pid()));
+            assertThat(Files.readString(profile)).contains("sort_key_churn.py:key:");
         }
     }
 
@@ -129,6 +138,15 @@ class BlockingModeTest {
             assertThat(tracer(target.pid())).isEqualTo("0");
             assertThat(target.alive()).isTrue();
         }
+    }
+
+    /** A profile that ended well, with as many samples as ticks and no error. */
+    private static void assertAStackEveryTick(RemoraCli run) {
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        Matcher counts = COUNTS.matcher(run.err());
+        assertThat(counts.find()).as(run.err()).isTrue();
+        assertThat(counts.group(1)).as("samples = ticks: %s", run.err()).isEqualTo(counts.group(2));
+        assertThat(run.err()).contains("Error rate: 0.00%");
     }
 
     /** pyenv's shared-library builds run without a chroot, so {@code run} can launch them directly. */

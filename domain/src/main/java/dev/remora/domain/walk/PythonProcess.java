@@ -53,6 +53,7 @@ public final class PythonProcess {
     private final CodeObjectsByInterpreter codes;
     private final FrameCaches frameCaches = new FrameCaches();
     private final ProcessWalk processWalk;
+    private final ThreadWalk threadWalk;
     private AsyncGraphBuilder asyncio;
     private EvalCalls evalCalls;
     private Interpreters evalCallThreads;
@@ -68,8 +69,9 @@ public final class PythonProcess {
         this.osRunStates = image::cpuState;
         this.walker = new FrameWalker(reader, offsets);
         this.codes = new CodeObjectsByInterpreter(reader, objects, offsets);
+        this.threadWalk = new ThreadWalk(reader, offsets, frameCaches, cpuCheck, walker);
         this.processWalk = new ProcessWalk(reader, new Interpreters(reader, offsets, runtime.address(), image.pid()), codes,
-                frameCaches, new ThreadWalk(reader, offsets, frameCaches, cpuCheck, walker));
+                frameCaches, threadWalk);
     }
 
     public static PythonProcess attach(ProcessImage image, RemoteMemory memory) throws InspectionException {
@@ -112,6 +114,15 @@ public final class PythonProcess {
                     .formatted(memory.backendName()));
         }
         walker.useMarkers();
+    }
+
+    /**
+     * Tells walks that the target is stopped for each of them ({@code --blocking}) and how to let its
+     * threads run on a moment: a thread stopped in the middle of a call is then read again once it
+     * has run on, rather than read torn again and again.
+     */
+    public void stoppedForEachWalk(StoppedThreads threads) {
+        threadWalk.stoppedBy(threads);
     }
 
     /**

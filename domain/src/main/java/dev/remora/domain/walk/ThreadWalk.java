@@ -29,6 +29,8 @@ final class ThreadWalk {
     static final int MAX_REREADS = 32;
     /** Looks again at an empty stack of a thread that showed frames: one was not always enough for 3.12. */
     static final int EMPTY_LOOKS = 3;
+    /** Times a stopped target is let run on within one tick, for a thread it stopped in the middle of a call. */
+    static final int MAX_RUNS_ON = 4;
     private static final Optional<StackProblem> UNREADABLE_COPY =
             Optional.of(StackProblem.of(StackProblem.Kind.UNREADABLE, "a range of the stack copy was unreadable"));
 
@@ -41,6 +43,7 @@ final class ThreadWalk {
     private final long markerOffset;
     private final long baseFrameOffset;
     private final StackAt stackAt = new StackAt();
+    private StoppedThreads stopped = StoppedThreads.RUNNING;
 
     ThreadWalk(SnapshotReader reader, DebugOffsets offsets, FrameCaches caches, CpuCheck cpuCheck, FrameWalker walker) {
         this.reader = reader;
@@ -51,6 +54,11 @@ final class ThreadWalk {
         this.walker = walker;
         this.markerOffset = this.offsets.lastProfiledFrame().orElse(-1);
         this.baseFrameOffset = this.offsets.baseFrame().orElse(-1);
+    }
+
+    /** Where the target is stopped for each sample: how to let a thread caught in the middle of a call run on. */
+    void stoppedBy(StoppedThreads threads) {
+        this.stopped = threads;
     }
 
     /**
@@ -84,6 +92,7 @@ final class ThreadWalk {
             stack = walkCopy(address, tstate, copy, gcFrame, codes, cache, options);
         }
         int rereads = 0;
+        int runsOn = 0;
         int emptyLooks = 0;
         boolean live = reader.memory().changes();
         // The tick stands for this moment: a stack that moved under the walk is copied again at once.
@@ -96,6 +105,12 @@ final class ThreadWalk {
                 || live && hadFrames && emptyLooks < EMPTY_LOOKS && stack.showsNothing())) {
             if (stack.problem().isEmpty()) {
                 emptyLooks++;
+            }
+            // Stopped memory reads the same each time: a stack torn there needs the thread to run on first
+            // (once a copy that lacked part of the stack has been read again with it).
+            if (stack.problem().isPresent() && (rereads > 0 || !copy.missed()) && runsOn < MAX_RUNS_ON
+                    && stopped.runOnAMoment(runsOn)) {
+                runsOn++;
             }
             if (marked && rereads == 0) {
                 copy.planFrom(address, tstate);

@@ -140,6 +140,16 @@ class CapturedWalkTest {
         return walk.currentFrames().get((long) core.image().pid());
     }
 
+    /** A live attach of image {@code name}, with the link from its main thread's current frame to its caller. */
+    private record CallerLink(Attached attached, long link, long caller) {
+        static CallerLink of(String name) throws Exception {
+            long frame = mainThreadsCurrentFrame(name);
+            Attached live = attach(name, ScriptedMemory.live());
+            long link = frame + frameOffsets(live).previous();
+            return new CallerLink(live, link, live.memory().getLong(link));
+        }
+    }
+
     private static DebugOffsets.Frame frameOffsets(Attached attached) throws Exception {
         return attached.image().runtime(attached.memory()).offsets().frame();
     }
@@ -189,6 +199,43 @@ class CapturedWalkTest {
 
         // What the last reading met is the error's reason (here: a link into the middle of a frame).
         assertThat(walk.problems()).singleElement().asString().startsWith(live.image().pid() + ": ").contains("rereads=32");
+    }
+
+    /**
+     * A stopped target ({@code --blocking}) whose thread stopped in the middle of a call reads torn
+     * however often it is read: the walk lets it run on, and reads it whole once it has.
+     */
+    @ParameterizedTest
+    @MethodSource("images")
+    void aStoppedThreadCaughtInTheMiddleOfACallIsReadWholeOnceLetRunOn(String name) throws Exception {
+        CallerLink torn = CallerLink.of(name);
+        Attached stopped = torn.attached();
+        ScriptedMemory memory = stopped.memory();
+        long link = torn.link();
+        long caller = torn.caller();
+        memory.putLong(link, 1); // a link not written yet
+        List<Integer> turns = new ArrayList<>();
+        stopped.process().stoppedForEachWalk(turn -> {
+            turns.add(turn);
+            memory.putLong(link, caller); // it ran on, past the write
+            return true;
+        });
+
+        OneWalk walk = walkOnce(stopped.process());
+
+        assertThat(turns).as("let run on once").containsExactly(0);
+        assertThat(walk.problems()).isEmpty();
+        assertThat(walk.frames()).isEqualTo(byThread(stopped.image().stacks()));
+    }
+
+    @Test
+    void aTornStackOfATargetThatIsNotStoppedIsAnErrorAfterItsRereads() throws Exception {
+        CallerLink torn = CallerLink.of("pyenv-3.12.1-shared");
+        torn.attached().memory().putLong(torn.link(), 1);
+
+        OneWalk walk = walkOnce(torn.attached().process());
+
+        assertThat(walk.problems()).singleElement().asString().contains("0x1").contains("rereads=32");
     }
 
     @Test
