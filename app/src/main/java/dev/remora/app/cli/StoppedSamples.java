@@ -81,17 +81,20 @@ final class StoppedSamples implements Sampler.Source {
         }
     }
 
-    /** How long stopped threads run on at first to leave the middle of a call: a few calls' time. */
-    private static final long RUN_ON_NANOS = 2_000;
+    /**
+     * How long stopped threads run on to leave the middle of a call, by turn within a tick: a few calls'
+     * time at first, five times as long at each next turn (a resumed thread is not always scheduled at once).
+     */
+    private static final long[] RUN_ON_NANOS = {2_000, 10_000, 50_000, 250_000};
 
     /**
-     * Lets the stopped target run on and stops it again: {@link #RUN_ON_NANOS} at the first turn of a
-     * tick, five times as long at each next (a resumed thread is not always scheduled at once). False,
-     * the target left running, when it could not be stopped again (the next stop says why).
+     * Lets the stopped target run on for its {@code turn}'s time (see {@link #RUN_ON_NANOS}) and stops
+     * it again. False, the target left running, when it could not be stopped again (the next stop
+     * says why).
      */
     static boolean runOnAMoment(ProcessStopper stopper, int turn) {
         stopper.resume();
-        long until = System.nanoTime() + RUN_ON_NANOS * (long) Math.pow(5, Math.min(turn, 4));
+        long until = System.nanoTime() + RUN_ON_NANOS[Math.min(turn, RUN_ON_NANOS.length - 1)];
         while (System.nanoTime() < until) {
             Thread.onSpinWait(); // shorter than a sleep's wake-up
         }

@@ -94,7 +94,13 @@ class BlockingModeTest {
         try (ScratchDir dir = ScratchDir.create(python, "remora-it-blocking-key-");
              DetachedTarget target = DetachedTarget.start(python, dir, "sort_key_churn.py", List.of(), "READY")) {
             Path profile = dir.host("blocking.txt");
-            assertAStackEveryTick(RemoraCli.run("attach", "--blocking", "-d", "2", "--collapsed", "-o", profile, target.pid()));
+            RemoraCli run = RemoraCli.run("attach", "--blocking", "-d", "2", "--collapsed", "-o", profile, target.pid());
+            assertThat(run.exitCode()).as(run.err()).isZero();
+            Matcher counts = COUNTS.matcher(run.err());
+            assertThat(counts.find()).as(run.err()).isTrue();
+            // About 2% of ticks without the run-on (3.11, 3.12); with it, none in most runs, 1 in 2000 seen.
+            assertThat(Long.parseLong(counts.group(2)) - Long.parseLong(counts.group(1))).as("ticks without a stack: %s", run.err())
+                    .isLessThanOrEqualTo(Long.parseLong(counts.group(2)) / 500);
             assertThat(Files.readString(profile)).contains("sort_key_churn.py:key:");
         }
     }
