@@ -162,8 +162,8 @@ class BlockingModeTest {
     }
 
     /**
-     * The script ends while Remora traces it, with threads of its own still sorting: its parent can
-     * collect it only once Remora has collected the exits it is told of first.
+     * The script ends while Remora traces it, its threads ending just before it: its parent can collect
+     * it only once Remora has collected the exits it is told of first.
      */
     @ParameterizedTest(name = "{0} threads besides the main one")
     @ValueSource(ints = {0, 3})
@@ -177,9 +177,12 @@ class BlockingModeTest {
                     end = time.perf_counter() + seconds
                     while time.perf_counter() < end:
                         sorted(range(2000), key=lambda v: -v)
-                for _ in range(int(sys.argv[1])):
-                    threading.Thread(target=sorts, args=(60,), daemon=True).start()
+                threads = [threading.Thread(target=sorts, args=(1.5,)) for _ in range(int(sys.argv[1]))]
+                for t in threads:
+                    t.start()
                 sorts(1.5)
+                for t in threads:
+                    t.join()
                 raise SystemExit(3)
                 """);
         Path profile = dir.resolve("run.txt");
