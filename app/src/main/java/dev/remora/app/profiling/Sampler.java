@@ -137,12 +137,7 @@ public final class Sampler {
                 missed += skipped;
                 next += skipped * interval;
             }
-            if (done - lastWindow >= settings.windowNanos()) {
-                int end = builder.profile().samples().size();
-                listener.window(builder.profile(), windowStart, end);
-                windowStart = end;
-                lastWindow = done;
-            }
+            // Progress first: a window shown with it (the live view's header) then speaks of the same moment.
             if (done - lastTick >= SECOND) {
                 lastTick = done;
                 listener.tick(builder.profile(), new SamplerProgress(attempts, builder.profile().samples().size(),
@@ -152,8 +147,20 @@ public final class Sampler {
                     break;
                 }
             }
+            if (done - lastWindow >= settings.windowNanos()) {
+                int end = builder.profile().samples().size();
+                listener.window(builder.profile(), windowStart, end);
+                windowStart = end;
+                lastWindow = done;
+            }
         }
         long elapsed = clock.nanoTime() - start;
+        // Grid points that fell due while the last walk was held up (or the sampler was), never taken: a
+        // run that ends then, because its target went or its time is up, must count them as well.
+        long behind = start + (settings.durationNanos() > 0 ? Math.min(elapsed, settings.durationNanos()) : elapsed) - next;
+        if (behind >= interval) {
+            missed += behind / interval;
+        }
         int end = builder.profile().samples().size();
         if (end > windowStart) {
             listener.window(builder.profile(), windowStart, end);

@@ -1,5 +1,6 @@
 package dev.remora.app.profiling;
 
+import dev.remora.domain.InspectionException;
 import dev.remora.domain.linetable.SourceLocation;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.profile.Profile;
@@ -56,8 +57,12 @@ class SamplerCatchUpTest {
     }
 
     private static Profile sample(FakeClock clock, HeldUp heldUp, long seconds) {
+        return sample(new Target(clock, heldUp), clock, seconds);
+    }
+
+    private static Profile sample(Sampler.Source target, FakeClock clock, long seconds) {
         ProfileBuilder builder = new ProfileBuilder(new ProfileInfo(1, "3.15", "test", ProfileMode.WALL, INTERVAL, 0));
-        Sampler sampler = new Sampler(new Target(clock, heldUp), builder,
+        Sampler sampler = new Sampler(target, builder,
                 new Sampler.Settings(INTERVAL, seconds * 1000 * MS, 1000 * MS), new SamplerListener() {}, SamplerPriority.UNCHANGED, clock);
         sampler.run(() -> false, () -> true);
         return builder.profile();
@@ -96,5 +101,31 @@ class SamplerCatchUpTest {
         SamplingStats stats = profile.stats();
         assertThat(stats.missed()).as("points more than the window behind").isBetween(300 - window - 2, 300 - window + 1);
         assertThat(stats.ticks() + stats.missed()).as("every grid point of 3 s, sampled or missed").isBetween(2_995L, 3_005L);
+    }
+
+    @Test
+    void aStallThatEndsWithTheTargetGoneCountsItsGridPointsAsMissed() {
+        FakeClock clock = new FakeClock(60_000);
+        Target target = new Target(clock, (walk, now) -> walk == 300 ? 1000 * MS : 0);
+        // After the stall, the next walk finds the target gone: no walk comes after to count the points.
+        Sampler.Source goneAfterTheStall = builder -> {
+            if (target.walks > 300) {
+                throw new InspectionException.TargetGone("exited");
+            }
+            target.sampleInto(builder);
+        };
+        Profile profile = sample(goneAfterTheStall, clock, 30);
+
+        SamplingStats stats = profile.stats();
+        assertThat(stats.ticks()).isBetween(300L, 302L);
+        assertThat(stats.ticks() + stats.missed()).as("every grid point up to the end, sampled or missed").isBetween(1_295L, 1_305L);
+    }
+
+    @Test
+    void aRunOnTimeMissesNothingAtItsEnd() {
+        FakeClock clock = new FakeClock(60_000);
+        Profile profile = sample(clock, (walk, now) -> 0, 2);
+
+        assertThat(profile.stats().missed()).isZero();
     }
 }
