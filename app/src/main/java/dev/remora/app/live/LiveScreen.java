@@ -49,11 +49,14 @@ public final class LiveScreen {
         List<String> out = new ArrayList<>();
         String shown = view.thread() < 0 || view.thread() >= threads.size() ? "all threads"
                 : "thread " + threads.get(view.thread()).threadId() + name(threads.get(view.thread()));
-        out.add(String.format(Locale.ROOT, "Remora top  pid %d  Python %s  %s mode  %s  elapsed %.0fs  rate %.0f Hz  errors %.2f%%  samples %d%s",
-                h.pid(), h.python(), h.mode(), shown, h.elapsedSeconds(), h.rate(), h.errorPercent(), h.samples(),
-                view.paused() ? "  [paused]" : "") + (h.errorReasons().isEmpty() ? "" : "  (" + h.errorReasons() + ")"));
+        // Who and what on the first line, the run's figures on the third: each fits 80 columns, and
+        // "[paused]" is never the part a narrow screen cuts off.
+        out.add(String.format(Locale.ROOT, "Remora top%s  pid %d  Python %s  %s mode  %s", view.paused() ? "  [paused]" : "",
+                h.pid(), h.python(), h.mode(), shown));
         out.add("Keys: 1-5 sort  t thread  p pause  q quit    sorted by " + view.sort().title);
-        out.add("");
+        out.add(String.format(Locale.ROOT, "Sampled: elapsed %.0fs  rate %.0f Hz  samples %d  errors %.2f%%%s",
+                h.elapsedSeconds(), h.rate(), h.samples(), h.errorPercent(),
+                h.errorReasons().isEmpty() ? "" : "  (" + h.errorReasons() + ")"));
         out.add(String.format(Locale.ROOT, "%8s %8s %10s %10s  %s", "%Own", "%Total", "OwnTime", "TotalTime", "Function (file)"));
         Map<Function, Counts> window = new HashMap<>();
         Map<Function, Counts> all = new HashMap<>();

@@ -34,14 +34,20 @@ class LiveScreenTest {
                 "  60.00%   60.00%      0.01s      0.01s  leaf (lib.py)",
                 "  20.00%  100.00%      0.00s      0.01s  main (app.py)", // a tie goes to the larger total
                 "  20.00%   80.00%      0.00s      0.01s  rec (app.py)");
-        assertThat(lines.get(0)).startsWith("Remora top  pid 42  Python 3.15.2  wall mode  all threads");
+        assertThat(lines.get(0)).isEqualTo("Remora top  pid 42  Python 3.15.2  wall mode  all threads");
+    }
+
+    @Test
+    void pausedShowsRightAfterTheTitle() {
+        List<String> lines = LiveScreen.lines(HEADER, List.of(), new LiveScreen.View(LiveScreen.Sort.OWN, -1, true), 1_000_000, 200, 10);
+        assertThat(lines.getFirst()).startsWith("Remora top  [paused]  pid 42");
     }
 
     @Test
     void theHeaderSaysWhyTicksGaveNoStack() {
         LiveScreen.Header failing = new LiveScreen.Header(42, "3.15.2", "wall", 3, 1000, 0.2, 10, "2 stack moved while read");
         assertThat(LiveScreen.lines(failing, List.of(), new LiveScreen.View(LiveScreen.Sort.OWN, -1, false), 1_000_000, 200, 10)
-                .getFirst()).endsWith("errors 0.20%  samples 10  (2 stack moved while read)");
+                .get(2)).isEqualTo("Sampled: elapsed 3s  rate 1000 Hz  samples 10  errors 0.20%  (2 stack moved while read)");
     }
 
     @Test
