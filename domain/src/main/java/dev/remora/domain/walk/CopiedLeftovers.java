@@ -20,17 +20,26 @@ abstract sealed class CopiedLeftovers {
                 ? new AboveTop(shape) : new None();
     }
 
-    /**
-     * Drops the innermost frames of a proven copied walk that were popped at its moment.
-     *
-     * @return false when every frame was: the record named a stack the thread state no longer held
-     */
-    abstract boolean dropFrom(WalkedStack stack, StackCopy copy, CodeObjects codes) throws MemoryAccessException;
+    /** What the data stack's top at the thread state's moment says of a proven copied walk. */
+    enum Verdict {
+        /** The stack as walked (less frames popped by then) is the one of that moment. */
+        HOLDS,
+        /** Every frame walked was popped by then: the record named a stack the thread state no longer held. */
+        ALL_POPPED,
+        /**
+         * The innermost frame on the data stack ends below the top: the thread had called further by
+         * then, and the record's reading is older than that moment.
+         */
+        CALLED_FURTHER
+    }
+
+    /** Drops the innermost frames of a proven copied walk that were popped at its moment, and judges the rest. */
+    abstract Verdict dropFrom(WalkedStack stack, StackCopy copy, CodeObjects codes) throws MemoryAccessException;
 
     private static final class None extends CopiedLeftovers {
         @Override
-        boolean dropFrom(WalkedStack stack, StackCopy copy, CodeObjects codes) {
-            return true;
+        Verdict dropFrom(WalkedStack stack, StackCopy copy, CodeObjects codes) {
+            return Verdict.HOLDS;
         }
     }
 
@@ -42,15 +51,15 @@ abstract sealed class CopiedLeftovers {
         }
 
         @Override
-        boolean dropFrom(WalkedStack stack, StackCopy copy, CodeObjects codes) throws MemoryAccessException {
+        Verdict dropFrom(WalkedStack stack, StackCopy copy, CodeObjects codes) throws MemoryAccessException {
             WalkedFrames walked = stack.frames();
             int leftovers = framesAboveTop(walked, copy, codes);
             if (leftovers == 0) {
-                return true;
+                return calledFurther(walked, copy, codes) ? Verdict.CALLED_FURTHER : Verdict.HOLDS;
             }
             if (leftovers == walked.frames()) {
                 stack.clear();
-                return false;
+                return Verdict.ALL_POPPED;
             }
             // The record named a frame the thread had popped by the time of its thread state: the stack
             // then is the rest, whose innermost frame ends at the top (under no <native> mark).
@@ -59,7 +68,27 @@ abstract sealed class CopiedLeftovers {
                 walked.dropInnermost(1);
             }
             stack.forgetOpcode();
-            return true;
+            return calledFurther(walked, copy, codes) ? Verdict.CALLED_FURTHER : Verdict.HOLDS;
+        }
+
+        /**
+         * Whether the innermost walked frame on the data stack ends below its top: frames are pushed one
+         * after the other, so the top is the end of the innermost frame there (a generator's frame, off
+         * the data stack, sits above its caller's).
+         */
+        private boolean calledFurther(WalkedFrames walked, StackCopy copy, CodeObjects codes) throws MemoryAccessException {
+            for (int k = 0; k < walked.frames(); k++) {
+                long executable = shape.untag(walked.executable(k));
+                if (executable == 0 || !copy.onDataStack(walked.address(k))) {
+                    continue;
+                }
+                try {
+                    return copy.endsBelowTop(walked.address(k), codes.frameSlots(executable));
+                } catch (MalformedObjectException | MemoryAccessException.Unmapped | MemoryAccessException.Unavailable e) {
+                    return false; // not a code object met before: not a frame to judge
+                }
+            }
+            return false;
         }
 
         /** How many innermost walked frames reach above the data stack's top (see {@link StackCopy#fitsBelowTop}). */

@@ -140,6 +140,30 @@ final class FrameWalker {
         return read;
     }
 
+    /** A walk over a stack copy, and whether the thread had called further than it by the thread state's moment. */
+    private record CopiedWalk(WalkedStack stack, boolean calledFurther) {}
+
+    /** Walks the copy from {@code first} and proves the walk by the second copy and the data stack's top. */
+    private CopiedWalk walkCopiedFrom(long first, long base, StackCopy copy, CodeObjects codes, FrameCache cache,
+                                      SnapshotOptions options, long gcFrame) throws MemoryAccessException {
+        WalkedStack read = chainReader.read(first, base, 0, cache.chain(), copied.over(copy), codes, cache, options, gcFrame);
+        if (read.problem().isPresent()) {
+            return new CopiedWalk(read, false);
+        }
+        // Frames the copy lacked were read just after it (heap frames of generators and coroutines,
+        // often new objects each time): the chain must still end where a thread's stack ends, not at
+        // a generator frame that was suspended meanwhile and so lost its link to its caller.
+        if (!read.endedAtRoot() || !copied.proves(read.frames())) {
+            return new CopiedWalk(read.ended(CHANGED), false);
+        }
+        CopiedLeftovers.Verdict verdict = leftovers.dropFrom(read, copy, codes);
+        return switch (verdict) {
+            case HOLDS -> new CopiedWalk(read, false);
+            case ALL_POPPED -> new CopiedWalk(read.ended(CHANGED), false);
+            case CALLED_FURTHER -> new CopiedWalk(read, true);
+        };
+    }
+
     /** A walk that read no frame: {@code problem} says why. */
     WalkedStack unwalked(Optional<StackProblem> problem) {
         return chainReader.nothing(problem);
@@ -151,7 +175,7 @@ final class FrameWalker {
      * the next copy holds them.
      */
     WalkedStack walkCopied(long tstate, StackCopy copy, CodeObjects codes, FrameCache cache, SnapshotOptions options,
-                           long gcFrame) throws MemoryAccessException {
+                           long gcFrame, TargetMotion motion) throws MemoryAccessException {
         if (markers) {
             cache.chain().drop(); // proven without the marker: the next marked walk anchors it afresh
         }
@@ -169,17 +193,19 @@ final class FrameWalker {
                         "the eval loop's C frame at 0x%x reads as zeros: memory missing (left out of a core?)"
                                 .formatted(copy.lostCFrame()))));
             }
-            WalkedStack read = chainReader.read(first, base, 0, cache.chain(), copied.over(copy), codes, cache, options, gcFrame);
-            if (read.problem().isPresent()) {
-                return read;
+            CopiedWalk walk = walkCopiedFrom(first, base, copy, codes, cache, options, gcFrame);
+            long second = copy.currentAsSecondCopied();
+            if (!walk.calledFurther()) {
+                return walk.stack();
             }
-            // Frames the copy lacked were read just after it (heap frames of generators and coroutines,
-            // often new objects each time): the chain must still end where a thread's stack ends, not at
-            // a generator frame that was suspended meanwhile and so lost its link to its caller.
-            if (!read.endedAtRoot() || !copied.proves(read.frames())) {
-                return read.ended(CHANGED);
+            if (second == first || second == 0) {
+                // Both readings agree: held still, the thread is caught making the call; running, the call
+                // came and went between them, and the record's reading is not of the thread state's moment.
+                return motion == TargetMotion.HELD_STILL ? walk.stack() : walk.stack().ended(CHANGED);
             }
-            return leftovers.dropFrom(read, copy, codes) ? read : read.ended(CHANGED);
+            // The record's first reading is older than the thread state: its second may be of that moment.
+            walk = walkCopiedFrom(second, base, copy, codes, cache, options, gcFrame);
+            return walk.calledFurther() ? walk.stack().ended(CHANGED) : walk.stack();
         } finally {
             copy.finishWalk();
         }

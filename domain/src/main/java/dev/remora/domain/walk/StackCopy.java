@@ -6,7 +6,6 @@ import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.memory.StateOrder;
 import dev.remora.domain.offsets.DebugOffsets;
 
-import java.util.Arrays;
 
 /**
  * One thread's frames copied in a single remote read: the stack twice, and the thread state before
@@ -55,6 +54,7 @@ final class StackCopy implements SnapshotReader.Rider {
     private boolean currentProven;
     private final RecentCFrames recentCFrames = new RecentCFrames();
     private long lostCFrame;
+    private long currentAsSecondCopied;
     private boolean lastFromBatch;
 
     StackCopy(DebugOffsets.Thread thread, StateOrder order) {
@@ -190,20 +190,24 @@ final class StackCopy implements SnapshotReader.Rider {
      * The current frame the thread state named, read before or between the copies. In 3.11 and 3.12
      * the thread state names the innermost eval loop's {@code _PyCFrame} (on the thread's C stack, or
      * its own {@code root_cframe}), which holds the current frame: that record counts only when both
-     * copies hold it the same. When they do not, {@link #currentProven} is false and the next read
-     * holds it; when it reads as zeros (memory a core left out), {@link #lostCFrame} names it.
+     * copies link it to the same caller record, and gives its first copy's current frame (its second's:
+     * {@link #currentAsSecondCopied}). When the copy lacks it or its link moved, {@link #currentProven}
+     * is false and the next read holds it; when it reads as zeros (memory a core left out),
+     * {@link #lostCFrame} names it.
      */
     long current() {
         currentProven = true;
         lostCFrame = 0;
         if (thread.cframe().isEmpty()) {
-            return Bytes.getLong(lastState, (int) thread.currentFrame());
+            currentAsSecondCopied = Bytes.getLong(lastState, (int) thread.currentFrame());
+            return currentAsSecondCopied;
         }
         DebugOffsets.CFrame c = thread.cframe().get();
         long cframe = Bytes.getLong(lastState, (int) c.pointer());
         long tstate = ranges.stateAddress();
         if (cframe - tstate >= 0 && cframe - tstate <= stateLength - c.size()) {
-            return Bytes.getLong(lastState, (int) (cframe - tstate + thread.currentFrame()));
+            currentAsSecondCopied = Bytes.getLong(lastState, (int) (cframe - tstate + thread.currentFrame()));
+            return currentAsSecondCopied;
         }
         int size = (int) c.size();
         recentCFrames.remember(cframe);
@@ -213,7 +217,12 @@ final class StackCopy implements SnapshotReader.Rider {
                 int first = ranges.firstOffset(r) + (int) delta;
                 int second = ranges.secondOffset(r) + (int) delta;
                 long current = Bytes.getLong(bytes, first + (int) thread.currentFrame());
-                currentProven = Arrays.equals(bytes, first, first + size, bytes, second, second + size);
+                currentAsSecondCopied = Bytes.getLong(bytes, second + (int) thread.currentFrame());
+                // The same eval loop's record in both copies: the same link to its caller's record. Not the
+                // same current frame: calls within that loop change it every microsecond, and a proof that
+                // wanted it unchanged would pass mostly between calls. Which of its two readings held at
+                // the thread state's moment, the data stack's top then tells (see CopiedLeftovers).
+                currentProven = Bytes.getLong(bytes, first + (int) c.previous()) == Bytes.getLong(bytes, second + (int) c.previous());
                 if (current == 0 && Bytes.getLong(bytes, first + (int) c.previous()) == 0) {
                     lostCFrame = cframe; // only the thread state's own root record has no previous one
                 }
@@ -237,6 +246,30 @@ final class StackCopy implements SnapshotReader.Rider {
         long top = Bytes.getLong(lastState, (int) thread.datastackTop());
         long limit = Bytes.getLong(lastState, (int) thread.datastackLimit());
         return current < chunkStart || current >= limit || current + 8 * slots <= top;
+    }
+
+    /**
+     * The current frame as the second copy of the record that names it has it (3.11, 3.12), after a
+     * {@link #current}: the same as that, where the thread state itself names it.
+     */
+    long currentAsSecondCopied() {
+        return currentAsSecondCopied;
+    }
+
+    /**
+     * Whether a frame of {@code slots} pointers at {@code current} lies on the data stack's current
+     * chunk as the thread state had it and ends below its top: then a frame the walk never met lay
+     * above it, at the thread state's moment, and the record named an older current frame.
+     */
+    boolean endsBelowTop(long current, long slots) {
+        return onDataStack(current) && current + 8 * slots < Bytes.getLong(lastState, (int) thread.datastackTop());
+    }
+
+    /** Whether {@code address} lies on the data stack's current chunk, as the thread state had it. */
+    boolean onDataStack(long address) {
+        long chunkStart = Bytes.getLong(lastState, (int) thread.datastackChunk().getAsLong());
+        long limit = Bytes.getLong(lastState, (int) thread.datastackLimit());
+        return address >= chunkStart && address < limit;
     }
 
     /** The address of the {@code _PyCFrame} the last {@link #current} found all zeros, or 0. */

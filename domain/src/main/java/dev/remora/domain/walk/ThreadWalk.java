@@ -145,7 +145,9 @@ final class ThreadWalk {
     private WalkedStack walkCopy(long address, byte[] tstate, StackCopy copy, long gcFrame, CodeObjects codes,
                                  FrameCache cache, SnapshotOptions options) throws MemoryAccessException {
         if (copy.read(reader)) {
-            return walker.walkCopied(address, copy, codes, cache, options, gcFrame);
+            TargetMotion motion = stopped != StoppedThreads.RUNNING || !reader.memory().changes()
+                    ? TargetMotion.HELD_STILL : TargetMotion.RUNS_ON;
+            return walker.walkCopied(address, copy, codes, cache, options, gcFrame, motion);
         }
         if (copy.plannedExtras()) {
             return walker.unwalked(UNREADABLE_COPY);

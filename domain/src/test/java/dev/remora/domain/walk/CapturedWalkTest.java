@@ -12,6 +12,7 @@ import dev.remora.ports.testing.ScriptedMemory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -177,6 +178,88 @@ class CapturedWalkTest {
         assertThat(memory.getLong(link)).as("and was undone").isEqualTo(caller);
         assertThat(walk.problems()).isEmpty();
         assertThat(walk.frames()).isEqualTo(byThread(live.image().stacks()));
+    }
+
+    /**
+     * 3.11 and 3.12 name the current frame in the eval loop's record, copied before and after the
+     * stack. A thread that calls at the microsecond has an older current frame in the first copy than
+     * at the thread state's moment: the data stack's top shows a frame above it, and the second copy
+     * names it. Here every copy finds the record so, the caller first and the current frame second.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"pyenv-3.11.7-shared", "pyenv-3.12.1-shared"})
+    void aRecordThatNamesTheCallerInItsFirstCopyGivesTheStackOfTheThreadStatesMoment(String name) throws Exception {
+        long frame = mainThreadsCurrentFrame(name);
+        Attached live = attach(name, ScriptedMemory.live());
+        ScriptedMemory memory = live.memory();
+        long field = recordFieldNaming(live, frame);
+        long caller = memory.getLong(frame + frameOffsets(live).previous());
+        AtomicInteger reads = new AtomicInteger();
+        Runnable[] flip = new Runnable[1];
+        flip[0] = () -> {
+            memory.putLong(field, reads.getAndIncrement() % 2 == 0 ? caller : frame);
+            memory.beforeReadOf(field, flip[0]);
+        };
+        memory.beforeReadOf(field, flip[0]);
+
+        OneWalk walk = walkOnce(live.process());
+
+        assertThat(reads).as("copies of the record read").hasValueGreaterThanOrEqualTo(2);
+        assertThat(walk.problems()).isEmpty();
+        assertThat(walk.frames()).isEqualTo(byThread(live.image().stacks()));
+    }
+
+    /**
+     * A thread caught making a call (3.11, 3.12): the callee's frame is pushed on the data stack, and
+     * the record still names the caller. Held still (a core, or --blocking), that is the stack of the
+     * moment; running, the same readings after every read are a call that never settles, and an error.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"pyenv-3.11.7-shared", "pyenv-3.12.1-shared"})
+    void aThreadCaughtMakingACallShowsItsCallerOnlyWhenHeldStill(String name) throws Exception {
+        long frame = mainThreadsCurrentFrame(name);
+        for (ScriptedMemory empty : List.of(ScriptedMemory.core(), ScriptedMemory.live())) {
+            Attached attached = attach(name, empty);
+            ScriptedMemory memory = attached.memory();
+            long top = stateNaming(attached, frame) + offsets(attached).thread().datastackTop();
+            memory.putLong(top, memory.getLong(top) + 0x100);
+
+            OneWalk walk = walkOnce(attached.process());
+
+            if (memory.changes()) {
+                assertThat(walk.problems()).singleElement().asString().contains("rereads=32");
+            } else {
+                assertThat(walk.problems()).isEmpty();
+                assertThat(walk.frames()).isEqualTo(byThread(attached.image().stacks()));
+            }
+        }
+    }
+
+    private static DebugOffsets offsets(Attached attached) throws Exception {
+        return attached.image().runtime(attached.memory()).offsets();
+    }
+
+    /** Where the record that names {@code frame} as a thread's current frame holds it. */
+    private static long recordFieldNaming(Attached attached, long frame) throws Exception {
+        DebugOffsets.Thread thread = offsets(attached).thread();
+        return attached.memory().getLong(stateNaming(attached, frame) + thread.cframe().orElseThrow().pointer()) + thread.currentFrame();
+    }
+
+    /** The thread state whose record names {@code frame} as its current frame. */
+    private static long stateNaming(Attached attached, long frame) throws Exception {
+        ScriptedMemory memory = attached.memory();
+        var runtime = attached.image().runtime(memory);
+        DebugOffsets offsets = runtime.offsets();
+        long interpreter = memory.getLong(runtime.address() + offsets.runtime().interpretersHead());
+        int threads = 0;
+        for (long t = memory.getLong(interpreter + offsets.interpreter().threadsHead()); t != 0 && threads++ < 64;
+             t = memory.getLong(t + offsets.thread().next())) {
+            long record = memory.getLong(t + offsets.thread().cframe().orElseThrow().pointer());
+            if (memory.getLong(record + offsets.thread().currentFrame()) == frame) {
+                return t;
+            }
+        }
+        throw new AssertionError("no thread's record names frame 0x%x".formatted(frame));
     }
 
     @Test

@@ -561,6 +561,21 @@ class StackCopyTest {
         return copy.read(reader);
     }
 
+    /** A copy of a record target whose first read (which learns where the record is) is done. */
+    private record CFrameCopy(ScriptedMemory target, SnapshotReader reader, StackCopy copy) {
+        static CFrameCopy seenOnce(ScriptedMemory target) throws MemoryAccessException {
+            CFrameCopy copied = new CFrameCopy(target, new SnapshotReader(target), new StackCopy(CFRAME_THREAD, StateOrder.STATE_BETWEEN));
+            copied.readAgain();
+            copied.copy().current();
+            copied.copy().finishWalk();
+            return copied;
+        }
+
+        boolean readAgain() throws MemoryAccessException {
+            return readCFrameCopy(copy, reader, target);
+        }
+    }
+
     @Test
     void aCFrameOnTheCStackIsCopiedFromTheNextReadOn() throws Exception {
         long frame = CHUNK + 0x100;
@@ -593,6 +608,9 @@ class StackCopyTest {
         assertThat(copy.fitsBelowTop(TOP, 10)).as("starts at the top: popped").isFalse();
         assertThat(copy.fitsBelowTop(TOP + 0x100, 10)).isFalse();
         assertThat(copy.fitsBelowTop(HEAP_FRAME, 10)).as("a generator's frame is off the data stack").isTrue();
+        assertThat(copy.endsBelowTop(TOP - 80, 10)).as("ends at the top").isFalse();
+        assertThat(copy.endsBelowTop(TOP - 88, 10)).as("a frame above it at the thread state's moment").isTrue();
+        assertThat(copy.endsBelowTop(HEAP_FRAME, 10)).as("a generator's frame is off the data stack").isFalse();
     }
 
     @Test
@@ -618,18 +636,43 @@ class StackCopyTest {
     }
 
     @Test
-    void aCFrameThatChangesBetweenTheCopiesIsNotProven() throws Exception {
+    void aCFrameWhoseCurrentFrameMovesBetweenTheCopiesGivesBothReadings() throws Exception {
         ScriptedMemory target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
-        SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = new StackCopy(CFRAME_THREAD, StateOrder.STATE_BETWEEN);
-        readCFrameCopy(copy, reader, target);
-        copy.current();
-        copy.finishWalk();
+        CFrameCopy copied = CFrameCopy.seenOnce(target);
+        StackCopy copy = copied.copy();
         // A call pushes a frame while the stack is copied: the record's first copy (range 0, before the
-        // chunk) is older than the thread state.
+        // chunk) is older than the thread state, its second newer; the data stack's top judges which held.
         target.afterRange(0, () -> target.putLong(C_STACK_CFRAME + 8, CHUNK + 0x200));
 
-        assertThat(readCFrameCopy(copy, reader, target)).isTrue();
+        assertThat(copied.readAgain()).isTrue();
+        assertThat(copy.current()).isEqualTo(CHUNK + 0x100);
+        assertThat(copy.currentProven()).as("the same eval loop's record").isTrue();
+        assertThat(copy.currentAsSecondCopied()).isEqualTo(CHUNK + 0x200);
+    }
+
+    @Test
+    void aCFrameMadeAgainWithOtherPaddingBetweenTheCopiesIsProvenByItsLinks() throws Exception {
+        ScriptedMemory target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
+        CFrameCopy copied = CFrameCopy.seenOnce(target);
+        StackCopy copy = copied.copy();
+        // 3.11: the called function returned and C called it again; the new record has the same links,
+        // and in the bytes after its first one, what the C code between the calls left on the stack.
+        target.afterRange(0, () -> target.putLong(C_STACK_CFRAME, 0x5a5a_5a5a_5a5a_5a00L));
+
+        assertThat(copied.readAgain()).isTrue();
+        assertThat(copy.current()).isEqualTo(CHUNK + 0x100);
+        assertThat(copy.currentProven()).isTrue();
+    }
+
+    @Test
+    void aCFrameWhoseCallerLinkChangesBetweenTheCopiesIsNotProven() throws Exception {
+        ScriptedMemory target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
+        CFrameCopy copied = CFrameCopy.seenOnce(target);
+        StackCopy copy = copied.copy();
+        // Another eval loop made its record in the same place: the same frame named, another record before it.
+        target.afterRange(0, () -> target.putLong(C_STACK_CFRAME + 16, C_STACK_CFRAME + 0x400));
+
+        assertThat(copied.readAgain()).isTrue();
         copy.current();
         assertThat(copy.currentProven()).isFalse();
     }
