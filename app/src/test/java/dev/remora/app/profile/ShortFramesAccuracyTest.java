@@ -24,9 +24,11 @@ import static org.assertj.core.api.Assertions.within;
 
 /**
  * Open: the default walk still gives tiny functions 2 to 4 points less than --blocking does over all
- * idioms together on 3.14 and 3.15, which read the thread state first (and up to 8 within one), more
- * on the versions that read it between the copies and with --frame-marker; run it by name with
- * -Dremora.test.excludedGroups=none.
+ * idioms together on 3.14 and 3.15, which read the thread state first (and up to 8 within one), and
+ * with --frame-marker; 3.10 gives its recursion of tiny functions 7 to 9 points less. On 3.11 and
+ * 3.12, whose current frame the data stack's top now dates, all idioms together come within 3 points
+ * of --blocking, above it as often as below, but one idiom moves by up to 6 from run to run. Run it by
+ * name with -Dremora.test.excludedGroups=none.
  *
  * <p>Functions that last about a microsecond, called from a generator expression, a generator, map,
  * sorted's key, a list comprehension, a coroutine and a recursion (targets/short_frames.py): the
