@@ -16,13 +16,18 @@ public final class PtraceAdvice {
         return message(pid, currentScope(PTRACE_SCOPE));
     }
 
+    /**
+     * The advice for {@code pid}, given Yama's {@code ptrace_scope} as read (empty: no Yama here). The
+     * scope is named only where it is in the way: absent or 0, lowering it cannot help.
+     */
     public static String message(int pid, Optional<String> scope) {
-        String base = ("permission denied reading process %d: run as root, or give the tool CAP_SYS_PTRACE, "
-                + "or set %s to 0").formatted(pid, PTRACE_SCOPE);
-        return scope.map(s -> base + (s.equals("3")
-                        ? " (it is 3, which only a reboot can lower)"
-                        : " (it is " + s + ")"))
-                .orElse(base);
+        String base = "permission denied reading process %d: run as root or as its owner, or give the tool CAP_SYS_PTRACE"
+                .formatted(pid);
+        return switch (scope.orElse("0")) {
+            case "0" -> base;
+            case "3" -> base + "; but %s is 3, which forbids it to everyone until a reboot".formatted(PTRACE_SCOPE);
+            default -> base + ", and set %s to 0 (it is %s)".formatted(PTRACE_SCOPE, scope.get());
+        };
     }
 
     public static Optional<String> currentScope(Path file) {

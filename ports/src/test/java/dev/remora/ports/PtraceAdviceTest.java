@@ -12,12 +12,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PtraceAdviceTest {
 
     @Test
-    void adviceQuotesTheCurrentPtraceScope() {
+    void adviceNamesThePtraceScopeOnlyWhereItIsInTheWay() {
         assertThat(PtraceAdvice.message(42, Optional.of("1"))).isEqualTo(
-                "permission denied reading process 42: run as root, or give the tool CAP_SYS_PTRACE, "
-                        + "or set /proc/sys/kernel/yama/ptrace_scope to 0 (it is 1)");
-        assertThat(PtraceAdvice.message(42, Optional.of("3"))).endsWith("(it is 3, which only a reboot can lower)");
-        assertThat(PtraceAdvice.message(42, Optional.empty())).endsWith("ptrace_scope to 0");
+                "permission denied reading process 42: run as root or as its owner, or give the tool CAP_SYS_PTRACE, "
+                        + "and set /proc/sys/kernel/yama/ptrace_scope to 0 (it is 1)");
+        assertThat(PtraceAdvice.message(42, Optional.of("3"))).endsWith("is 3, which forbids it to everyone until a reboot");
+        assertThat(PtraceAdvice.message(42, Optional.of("0"))).isEqualTo(
+                "permission denied reading process 42: run as root or as its owner, or give the tool CAP_SYS_PTRACE");
+        assertThat(PtraceAdvice.message(42, Optional.empty())).doesNotContain("ptrace_scope");
     }
 
     @Test

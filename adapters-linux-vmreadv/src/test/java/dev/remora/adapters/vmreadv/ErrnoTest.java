@@ -15,8 +15,8 @@ class ErrnoTest {
         assertThat(Errno.toException(Errno.ESRCH, 7, 0x1000)).isInstanceOf(MemoryAccessException.ProcessGone.class);
         assertThat(Errno.toException(Errno.EPERM, 7, 0x1000))
                 .isInstanceOf(MemoryAccessException.PermissionDenied.class)
-                .hasMessageStartingWith("permission denied reading process 7: run as root, or give the tool "
-                        + "CAP_SYS_PTRACE, or set /proc/sys/kernel/yama/ptrace_scope to 0");
+                .hasMessageStartingWith("permission denied reading process 7: run as root or as its owner, or give the tool "
+                        + "CAP_SYS_PTRACE");
         assertThat(Errno.toException(Errno.EACCES, 7, 0x1000)).isInstanceOf(MemoryAccessException.PermissionDenied.class);
         assertThat(Errno.toException(Errno.ENOSYS, 7, 0x1000)).isInstanceOf(MemoryAccessException.Unavailable.class);
         assertThat(Errno.toException(999, 7, 0x1000)).isInstanceOf(MemoryAccessException.Unavailable.class)

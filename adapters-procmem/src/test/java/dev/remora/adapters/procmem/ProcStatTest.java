@@ -39,7 +39,7 @@ class ProcStatTest {
     @Test
     void ptraceAdviceNamesThePidAndTheScope() {
         var e = new MemoryAccessException.PermissionDenied(0, PtraceAdvice.message(9, Optional.of("1")));
-        assertThat(e).hasMessage("permission denied reading process 9: run as root, or give the tool "
-                + "CAP_SYS_PTRACE, or set /proc/sys/kernel/yama/ptrace_scope to 0 (it is 1)");
+        assertThat(e).hasMessage("permission denied reading process 9: run as root or as its owner, or give the tool "
+                + "CAP_SYS_PTRACE, and set /proc/sys/kernel/yama/ptrace_scope to 0 (it is 1)");
     }
 }
