@@ -11,6 +11,8 @@ import java.util.Optional;
 final class BrowserOpener {
 
     private static final String OPENER = "xdg-open";
+    /** How long the opener may take to say it failed. */
+    private static final long WAIT_SECONDS = 3;
 
     private final Optional<Path> opener;
 
@@ -43,12 +45,21 @@ final class BrowserOpener {
             return;
         }
         try {
-            new ProcessBuilder(opener.get().toString(), absolute.toString())
+            Process open = new ProcessBuilder(opener.get().toString(), absolute.toString())
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
                     .start();
-            err.printf("Opened %s with %s.%n", absolute, OPENER);
+            // xdg-open hands the file over and exits at once, non-zero when nothing could open it (3: no
+            // browser); one that is still running is opening it.
+            if (open.waitFor(WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS) && open.exitValue() != 0) {
+                err.printf("%s could not open it (exit %d); open %s in a browser.%n", OPENER, open.exitValue(), absolute);
+            } else {
+                err.printf("Opened %s with %s.%n", absolute, OPENER);
+            }
         } catch (IOException e) {
             err.printf("Could not run %s (%s); open %s in a browser.%n", OPENER, e.getMessage(), absolute);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.printf("Open %s in a browser.%n", absolute);
         }
         err.flush();
     }

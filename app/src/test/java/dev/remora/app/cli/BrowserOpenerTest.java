@@ -33,6 +33,20 @@ class BrowserOpenerTest {
     }
 
     @Test
+    void anOpenerThatFailsIsNoOpenedFile(@TempDir Path dir) throws Exception {
+        Path bin = Files.createDirectory(dir.resolve("bin"));
+        Path opener = bin.resolve("xdg-open");
+        Files.writeString(opener, "#!/bin/sh\nexit 3\n"); // xdg-open's answer where no browser is set up
+        Files.setPosixFilePermissions(opener, PosixFilePermissions.fromString("rwxr-xr-x"));
+        StringWriter err = new StringWriter();
+
+        BrowserOpener.onPath(bin.toString()).open(dir.resolve("f.html"), new PrintWriter(err));
+
+        assertThat(err.toString()).startsWith("xdg-open could not open it (exit 3); open " + dir.resolve("f.html"))
+                .doesNotContain("Opened");
+    }
+
+    @Test
     void withoutAnOpenerThePathIsShown(@TempDir Path dir) {
         StringWriter err = new StringWriter();
         BrowserOpener.onPath(dir.toString()).open(dir.resolve("f.html"), new PrintWriter(err));
