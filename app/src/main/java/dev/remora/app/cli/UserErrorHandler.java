@@ -22,6 +22,10 @@ public final class UserErrorHandler implements IExecutionExceptionHandler, IPara
     public int handleParseException(ParameterException e, String[] args) {
         PrintWriter err = e.getCommandLine().getErr();
         err.println("remora: " + e.getMessage());
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+            // A misspelt command or option: say the nearest one (picocli ranks them), as git does.
+            err.println("Did you mean: " + unmatched.getSuggestions().getFirst() + "?");
+        }
         err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
         err.flush();
         return EXIT_USAGE;

@@ -27,6 +27,17 @@ class CommandLineTest {
     }
 
     @Test
+    void aMisspeltCommandOrOptionIsAnsweredWithTheNearestOne() {
+        RemoraCli command = RemoraCli.run("atach", "123");
+        assertThat(command.exitCode()).isEqualTo(2);
+        assertThat(command.err()).contains("Did you mean: attach?");
+
+        RemoraCli option = RemoraCli.run("dump", "--locls", "123");
+        assertThat(option.exitCode()).isEqualTo(2);
+        assertThat(option.err()).contains("Did you mean: --locals?");
+    }
+
+    @Test
     void completionCoversSubcommandsAndTheirOptions() {
         String script = AutoComplete.bash("remora", RemoraCommand.commandLine(Main.factory()));
         assertThat(script).contains("complete -F _complete_remora", "dump", "attach", "--flamegraph", "--core");
