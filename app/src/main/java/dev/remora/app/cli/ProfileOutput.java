@@ -161,7 +161,7 @@ final class ProfileOutput implements ProfileSink {
         } catch (IOException e) {
             streamFailure = e;
             closeQuietly();
-            err.printf("remora: cannot write %s: %s (the profile will be written at the end)%n", file.orElseThrow(), e.getMessage());
+            err.printf("remora: cannot write %s: %s (the profile will be written at the end)%n", file.orElseThrow(), why(e));
         }
     }
 
@@ -184,7 +184,7 @@ final class ProfileOutput implements ProfileSink {
                 return;
             } catch (IOException e) {
                 // The whole profile is still here: written again below, or rescued to a temporary file.
-                err.printf("remora: cannot finish %s: %s%n", file.orElseThrow(), e.getMessage());
+                err.printf("remora: cannot finish %s: %s%n", file.orElseThrow(), why(e));
             }
         }
         if (file.isEmpty()) {
@@ -204,9 +204,19 @@ final class ProfileOutput implements ProfileSink {
         } catch (IOException e) {
             Path rescue = Files.createTempFile("remora-" + profile.info().pid() + "-", "." + format.extension());
             writeTo(rescue, writer, profile);
-            throw new UserError("cannot write %s (%s); the profile was saved to %s instead".formatted(file.get(), e.getMessage(), rescue),
+            throw new UserError("cannot write %s (%s); the profile was saved to %s instead".formatted(file.get(), why(e), rescue),
                     UserErrorHandler.EXIT_FAILURE);
         }
+    }
+
+    /** Why a write failed, in words: a file system's exception names only the file. */
+    static String why(IOException e) {
+        return switch (e) {
+            case java.nio.file.AccessDeniedException a -> "permission denied";
+            case java.nio.file.NoSuchFileException n -> "no such file or directory";
+            case java.nio.file.FileSystemException f when f.getReason() != null -> f.getReason();
+            default -> e.getMessage();
+        };
     }
 
     private ProfileWriter writer() {
