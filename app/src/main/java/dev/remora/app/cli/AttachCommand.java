@@ -41,7 +41,8 @@ public class AttachCommand implements Callable<Integer> {
                 : ProfileOutput.prepare(profile, target.pid, spec.commandLine().getOut(), spec.commandLine().getErr());
         try (TargetPorts ports = target.open()) {
             PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
-            ProfileSink output = file != null ? file : LiveView.open(spec.commandLine().getOut());
+            ProfileSink output = file != null ? file : LiveView.open(spec.commandLine().getOut(),
+                    dev.remora.domain.walk.SnapshotOptions.Threads.all(profile.allThreads));
             return new ProfileSession(process, ports, profile, output, spec.commandLine().getErr(),
                     ProfileSession.FirstTick.AFTER_WARM_UP).run(() -> alive(ports));
         }

@@ -6,6 +6,7 @@ import dev.remora.app.profiling.SamplerProgress;
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileMode;
 import dev.remora.domain.profile.SamplingStats;
+import dev.remora.domain.walk.SnapshotOptions;
 import org.jline.terminal.Attributes;
 import org.jline.terminal.Size;
 import org.jline.terminal.Terminal;
@@ -53,10 +54,13 @@ final class LiveView implements ProfileSink {
     private String python = "?";
     private ProfileMode mode = ProfileMode.WALL;
     private long intervalNanos = 1_000_000;
+    /** Which threads are sampled: the header must not say "all threads" of the main one alone. */
+    private final SnapshotOptions.Threads sampled;
 
-    private LiveView(Terminal terminal, PrintWriter out) {
+    private LiveView(Terminal terminal, PrintWriter out, SnapshotOptions.Threads sampled) {
         this.terminal = terminal;
         this.out = out;
+        this.sampled = sampled;
         this.saved = terminal.enterRawMode();
         this.display = new Display(terminal, true);
         terminal.handle(Terminal.Signal.WINCH, s -> dirty = true);
@@ -65,7 +69,7 @@ final class LiveView implements ProfileSink {
     }
 
     /** The view on this process's terminal; a one-line error without one. */
-    static LiveView open(PrintWriter out) {
+    static LiveView open(PrintWriter out, SnapshotOptions.Threads sampled) {
         if (System.console() == null || !System.console().isTerminal()) {
             throw new UserError("the live view needs a terminal (stdin and stdout are not one); use attach with an output format instead",
                     UserErrorHandler.EXIT_USAGE);
@@ -77,7 +81,7 @@ final class LiveView implements ProfileSink {
                 throw new UserError("the live view needs a terminal that can be redrawn (this one is 'dumb')",
                         UserErrorHandler.EXIT_USAGE);
             }
-            return new LiveView(terminal, out);
+            return new LiveView(terminal, out, sampled);
         } catch (IOException e) {
             throw new UserError("cannot open the terminal for the live view: " + e.getMessage(), UserErrorHandler.EXIT_FAILURE);
         }
@@ -116,7 +120,7 @@ final class LiveView implements ProfileSink {
         SamplerProgress p = progress;
         return new LiveScreen.Header(pid, python, mode.name().toLowerCase(Locale.ROOT), p == null ? 0 : p.elapsedNanos() / 1e9,
                 p == null ? 0 : p.rate(), p == null ? 0 : p.errorPercent(), p == null ? 0 : p.samples(),
-                p == null || p.errors().total() == 0 ? "" : p.errors().describe());
+                p == null || p.errors().total() == 0 ? "" : p.errors().describe(), sampled);
     }
 
     private void draw() {

@@ -133,7 +133,7 @@ final class ProfileSession {
     }
 
     private int sample(BooleanSupplier targetAlive) throws Exception {
-        warmUp();
+        int unsampledThreads = warmUp();
         ProfileInfo info = new ProfileInfo(process.pid(), process.version().toString(), process.backendName(), options.mode,
                 options.rate.intervalNanos(), System.currentTimeMillis());
         ProfileBuilder builder = new ProfileBuilder(info);
@@ -154,7 +154,7 @@ final class ProfileSession {
             }
         }, "remora-interrupt");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
-        started();
+        started(unsampledThreads);
         try {
             SamplingStats stats;
             try {
@@ -185,12 +185,14 @@ final class ProfileSession {
      * interpreted, and they read every code object for the first time: milliseconds each, so the first
      * ticks fall behind and are caught up in a burst, all of it on whatever the target does as the
      * burst is taken. Only for a target that was running already; not with --blocking, whose walks
-     * would each stop the target.
+     * would each stop the target. Returns how many of its Python threads the run will not sample (all
+     * but the main one, without -a), for the line that says sampling began.
      */
-    private void warmUp() throws InspectionException {
+    private int warmUp() throws InspectionException {
         if (firstTick != FirstTick.AFTER_WARM_UP || stopper != null) {
-            return;
+            return 0;
         }
+        int unsampled = options.allThreads ? 0 : otherPythonThreads();
         // Without the CPU check: its history of each thread's clock is for the ticks alone.
         Sampler.Source walk = source(walkOptions().withCpuState(false));
         ProfileBuilder discarded = new ProfileBuilder(new ProfileInfo(process.pid(), process.version().toString(),
@@ -201,10 +203,21 @@ final class ProfileSession {
             try {
                 walk.sampleInto(discarded);
             } catch (InspectionException.TargetGone gone) {
-                return; // the sampler will find out at its first tick, and say so
+                return unsampled; // the sampler will find out at its first tick, and say so
             } catch (InspectionException e) {
                 discarded.tickFailed();
             }
+        }
+        return unsampled;
+    }
+
+    /** The target's Python threads besides its main one, as one dump finds them (0 when it cannot). */
+    private int otherPythonThreads() {
+        try {
+            return Math.max(0, process.snapshot(SnapshotOptions.of(SnapshotOptions.Threads.ALL)).interpreters().stream()
+                    .mapToInt(i -> i.threads().size()).sum() - 1);
+        } catch (InspectionException e) {
+            return 0;
         }
     }
 
@@ -248,12 +261,16 @@ final class ProfileSession {
     }
 
     /** Says that sampling began, once Ctrl-C would keep what it collects. */
-    private void started() {
+    private void started(int unsampledThreads) {
         // Plain concatenation: a formatter or BigDecimal would cost the first sample milliseconds to set up.
         String until = durationNanos <= 0 ? "until it exits" : "for " + seconds(Math.round(durationNanos / 1e6)) + " s";
         synchronized (err) {
             err.println("Sampling process " + process.pid() + " (CPython " + process.version() + ") at " + options.rate + " "
-                    + until + "; Ctrl-C stops and writes the profile.");
+                    + until + (output.ownsTerminal() ? "; q stops and leaves the last table." : "; Ctrl-C stops and writes the profile."));
+            if (unsampledThreads > 0) {
+                err.println("Note: only its main thread is sampled; " + unsampledThreads + " other Python thread"
+                        + (unsampledThreads == 1 ? " is" : "s are") + " not (-a samples every thread).");
+            }
             err.flush();
         }
     }

@@ -66,7 +66,8 @@ public final class RunCommand implements Callable<Integer> {
             ProfileOutput file = profile.live ? null
                     : ProfileOutput.prepare(profile, target.pid(), spec.commandLine().getOut(), spec.commandLine().getErr());
             PythonProcess process = target.attach(backend);
-            ProfileSink output = file != null ? file : LiveView.open(spec.commandLine().getOut());
+            ProfileSink output = file != null ? file : LiveView.open(spec.commandLine().getOut(),
+                    dev.remora.domain.walk.SnapshotOptions.Threads.all(profile.allThreads));
             ProfileSession session = new ProfileSession(process, target.ports(), profile, output,
                     spec.commandLine().getErr(), ProfileSession.FirstTick.AT_ONCE);
             int code = session.run(target::alive);

@@ -3,6 +3,7 @@ package dev.remora.app.live;
 import dev.remora.app.live.LiveTable.Counts;
 import dev.remora.app.live.LiveTable.Function;
 import dev.remora.app.live.LiveTable.ThreadCounts;
+import dev.remora.domain.walk.SnapshotOptions;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -35,7 +36,7 @@ public final class LiveScreen {
      * @param errorReasons why ticks gave no stack, as {@code "2 stack moved while read"}; empty without errors
      */
     public record Header(int pid, String python, String mode, double elapsedSeconds, double rate, double errorPercent, long samples,
-                         String errorReasons) {}
+                         String errorReasons, SnapshotOptions.Threads sampled) {}
 
     /** The line that lists the keys: left out where they no longer work. */
     public static final int KEYS_LINE = 1;
@@ -47,7 +48,8 @@ public final class LiveScreen {
 
     public static List<String> lines(Header h, List<ThreadCounts> threads, View view, long intervalNanos, int width, int height) {
         List<String> out = new ArrayList<>();
-        String shown = view.thread() < 0 || view.thread() >= threads.size() ? "all threads"
+        String shown = view.thread() < 0 || view.thread() >= threads.size()
+                ? (h.sampled() == SnapshotOptions.Threads.ALL ? "all threads" : "main thread")
                 : "thread " + threads.get(view.thread()).threadId() + name(threads.get(view.thread()));
         // Who and what on the first line, the run's figures on the third: each fits 80 columns, and
         // "[paused]" is never the part a narrow screen cuts off.

@@ -3,6 +3,7 @@ package dev.remora.app.live;
 import dev.remora.app.output.profile.ProfileFixture;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.profile.Profile;
+import dev.remora.domain.walk.SnapshotOptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -16,7 +17,8 @@ class LiveScreenTest {
     private static final FrameInfo MAIN = frame("main", "/a/app.py", 1);
     private static final FrameInfo REC = frame("rec", "/a/app.py", 5);
     private static final FrameInfo LEAF = frame("leaf", "/a/lib.py", 9);
-    private static final LiveScreen.Header HEADER = new LiveScreen.Header(42, "3.15.2", "wall", 3, 1000, 0, 10, "");
+    private static final LiveScreen.Header HEADER = new LiveScreen.Header(42, "3.15.2", "wall", 3, 1000, 0, 10, "",
+            SnapshotOptions.Threads.ALL);
 
     private static List<String> screen(LiveScreen.Sort sort, int thread, int width, int height) {
         ProfileFixture f = new ProfileFixture();
@@ -38,6 +40,13 @@ class LiveScreenTest {
     }
 
     @Test
+    void withoutAllThreadsTheHeaderSaysTheMainThread() {
+        LiveScreen.Header mainOnly = new LiveScreen.Header(42, "3.15.2", "wall", 3, 1000, 0, 10, "", SnapshotOptions.Threads.MAIN);
+        assertThat(LiveScreen.lines(mainOnly, List.of(), new LiveScreen.View(LiveScreen.Sort.OWN, -1, false), 1_000_000, 200, 10)
+                .getFirst()).endsWith("wall mode  main thread");
+    }
+
+    @Test
     void pausedShowsRightAfterTheTitle() {
         List<String> lines = LiveScreen.lines(HEADER, List.of(), new LiveScreen.View(LiveScreen.Sort.OWN, -1, true), 1_000_000, 200, 10);
         assertThat(lines.getFirst()).startsWith("Remora top  [paused]  pid 42");
@@ -45,7 +54,8 @@ class LiveScreenTest {
 
     @Test
     void theHeaderSaysWhyTicksGaveNoStack() {
-        LiveScreen.Header failing = new LiveScreen.Header(42, "3.15.2", "wall", 3, 1000, 0.2, 10, "2 stack moved while read");
+        LiveScreen.Header failing = new LiveScreen.Header(42, "3.15.2", "wall", 3, 1000, 0.2, 10, "2 stack moved while read",
+                SnapshotOptions.Threads.ALL);
         assertThat(LiveScreen.lines(failing, List.of(), new LiveScreen.View(LiveScreen.Sort.OWN, -1, false), 1_000_000, 200, 10)
                 .get(2)).isEqualTo("Sampled: elapsed 3s  rate 1000 Hz  samples 10  errors 0.20%  (2 stack moved while read)");
     }

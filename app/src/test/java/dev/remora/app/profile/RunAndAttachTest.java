@@ -132,6 +132,22 @@ class RunAndAttachTest {
     }
 
     @Test
+    void attachWithoutAllThreadsSaysHowManyPythonThreadsItLeavesOut() throws Exception {
+        TargetInterpreter python = TargetInterpreters.all().getFirst();
+        try (dev.remora.app.testing.ParkedTarget target = dev.remora.app.testing.ParkedThreads.start(python)) {
+            int others = dev.remora.app.testing.ParkedThreads.THREAD_NAMES.size() - 1;
+            RemoraCli mainOnly = RemoraCli.run("attach", "-d", "0.2", "--collapsed", "-o", dir.resolve("main.txt"), target.pid());
+            RemoraCli all = RemoraCli.run("attach", "-a", "-d", "0.2", "--collapsed", "-o", dir.resolve("all.txt"), target.pid());
+
+            assertThat(mainOnly.exitCode()).as(mainOnly.err()).isZero();
+            assertThat(mainOnly.err()).contains("Note: only its main thread is sampled; %d other Python threads are not (-a samples every thread)."
+                    .formatted(others));
+            assertThat(all.exitCode()).as(all.err()).isZero();
+            assertThat(all.err()).doesNotContain("Note: only its main thread");
+        }
+    }
+
+    @Test
     void anUnwritableOutputFailsBeforeSampling() throws Exception {
         RemoraCli run = RemoraCli.run("attach", "--collapsed", "-o", "/nonexistent-dir/x.txt", ProcessHandle.current().pid());
         assertThat(run.exitCode()).isEqualTo(2);
