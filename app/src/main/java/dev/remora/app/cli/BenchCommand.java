@@ -96,7 +96,7 @@ public final class BenchCommand implements Callable<Integer> {
             throw new UserError("--api %s reads asyncio tasks and the %s workload runs none; use --code asyncio"
                     .formatted(api, code), UserErrorHandler.EXIT_USAGE);
         }
-        Path exe = python != null ? PythonFinder.check(python) : PythonFinder.find();
+        Path exe = python != null ? PythonFinder.check(python) : PythonFinder.find().executable();
         try (LaunchedTarget target = LaunchedTarget.start(List.of(exe.toString(), "-c", code.source()), LaunchedTarget.Output.DISCARDED, backend)) {
             PythonProcess process = target.attach(backend);
             Thread.sleep(1000); // let the workload reach its steady shape

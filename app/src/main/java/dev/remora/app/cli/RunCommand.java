@@ -43,7 +43,7 @@ public final class RunCommand implements Callable<Integer> {
         if (module == null && args.isEmpty()) {
             throw new UserError("run needs a script or -m MODULE", UserErrorHandler.EXIT_USAGE);
         }
-        Path exe = python != null ? PythonFinder.check(python) : PythonFinder.find();
+        Path exe = python != null ? PythonFinder.check(python) : found(PythonFinder.find());
         List<String> command = new ArrayList<>(List.of(exe.toString()));
         if (module != null) {
             command.addAll(List.of("-m", module));
@@ -80,5 +80,12 @@ public final class RunCommand implements Callable<Integer> {
             }
             return code;
         }
+    }
+
+    /** The Python found for the user, named on stderr with how it was found: a wrong guess shows at once. */
+    private Path found(PythonFinder.Found found) {
+        spec.commandLine().getErr().printf("Running under %s (%s); --python EXE picks another.%n", found.executable(), found.how());
+        spec.commandLine().getErr().flush();
+        return found.executable();
     }
 }
