@@ -10,6 +10,9 @@ import dev.remora.app.wiring.TargetPorts;
 import dev.remora.domain.InspectionException;
 import dev.remora.domain.asyncio.AsyncMode;
 import dev.remora.domain.asyncio.TaskStacks;
+import dev.remora.domain.model.FrameInfo;
+import dev.remora.domain.model.StackProblem;
+import dev.remora.domain.model.StackVisitor;
 import dev.remora.domain.nativestack.CFramesVisitor;
 import dev.remora.domain.nativestack.InternalFrames;
 import dev.remora.domain.profile.Profile;
@@ -28,6 +31,7 @@ import dev.remora.ports.ThreadCpuClocks;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -211,14 +215,30 @@ final class ProfileSession {
         return unsampled;
     }
 
-    /** The target's Python threads besides its main one, as one dump finds them (0 when it cannot). */
+    /**
+     * The target's Python threads besides its main one (0 when they cannot be read): the thread list
+     * alone, every walk declined, so that the first tick does not wait for stacks no one asked for.
+     */
     private int otherPythonThreads() {
+        int[] threads = {0};
         try {
-            return Math.max(0, process.snapshot(SnapshotOptions.of(SnapshotOptions.Threads.ALL)).interpreters().stream()
-                    .mapToInt(i -> i.threads().size()).sum() - 1);
+            process.sample(SnapshotOptions.of(SnapshotOptions.Threads.ALL), new StackVisitor() {
+                @Override
+                public boolean beginThread(long interpreterId, long threadId, int status) {
+                    threads[0]++;
+                    return false;
+                }
+
+                @Override
+                public void frame(FrameInfo frame) {}
+
+                @Override
+                public void endThread(Optional<StackProblem> problem) {}
+            });
         } catch (InspectionException e) {
             return 0;
         }
+        return Math.max(0, threads[0] - 1);
     }
 
     /** What each sample reads: thread stacks, or with --async-aware the chains of asyncio tasks. */
