@@ -1,5 +1,6 @@
 package dev.remora.app.cli;
 
+import dev.remora.app.output.profile.pstats.PstatsRows;
 import dev.remora.app.output.profile.pstats.PstatsTable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -27,6 +28,10 @@ public final class OutputOptions {
 
     @Option(names = "--no-summary", description = "Leave the summary section out of the pstats table.")
     boolean noSummary;
+
+    @Option(names = "--pstats-lines", description = "pstats: a row per function and line executed, as CPython's "
+            + "sampling profiler gives them, instead of one per function.")
+    boolean pstatsLines;
 
     @Option(names = "--browser", description = "Open the HTML output (--flamegraph) with the desktop's opener (xdg-open).")
     boolean browser;
@@ -137,6 +142,10 @@ public final class OutputOptions {
             return failure;
         }
     };
+
+    PstatsRows pstatsRows() {
+        return pstatsLines ? PstatsRows.EXECUTING_LINES : PstatsRows.FUNCTIONS;
+    }
 
     PstatsTable.SortKey sortKey() {
         try {

@@ -189,7 +189,7 @@ final class ProfileOutput implements ProfileSink {
         }
         if (file.isEmpty()) {
             synchronized (out) { // several processes' tables, with --subprocesses: one after the other
-                new PstatsTable(options.sortKey(), options.limit, !options.noSummary).print(profile, out);
+                new PstatsTable(options.sortKey(), options.limit, !options.noSummary, options.pstatsRows()).print(profile, out);
                 out.flush();
             }
             return;
@@ -221,7 +221,7 @@ final class ProfileOutput implements ProfileSink {
 
     private ProfileWriter writer() {
         return switch (format) {
-            case pstats -> new PstatsWriter();
+            case pstats -> new PstatsWriter(options.pstatsRows());
             case collapsed -> new CollapsedWriter();
             case flamegraph -> new FlamegraphWriter();
             case heatmap -> new HeatmapWriter(this::source);

@@ -58,15 +58,15 @@ final class CodeObject {
     FrameInfo frameAt(long instrPtr) {
         long units = (instrPtr - codeStart) >> 1;
         if (instrPtr < codeStart - 2 || units > Integer.MAX_VALUE) {
-            return new FrameInfo(qualname, filename, SourceLocation.NONE);
+            return FrameInfo.ofCode(qualname, filename, SourceLocation.NONE, firstLineNo);
         }
         int index = (int) units;
         if (index < 0) {
-            return new FrameInfo(qualname, filename, format.locate(lineTable, lineTable.length, firstLineNo, index));
+            return FrameInfo.ofCode(qualname, filename, format.locate(lineTable, lineTable.length, firstLineNo, index), firstLineNo);
         }
         FrameInfo known = frames.get(index);
         if (known == null) {
-            known = new FrameInfo(qualname, filename, format.locate(lineTable, lineTable.length, firstLineNo, index));
+            known = FrameInfo.ofCode(qualname, filename, format.locate(lineTable, lineTable.length, firstLineNo, index), firstLineNo);
             frames.put(index, known);
         }
         return known;

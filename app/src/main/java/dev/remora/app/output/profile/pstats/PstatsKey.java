@@ -4,9 +4,10 @@ import dev.remora.app.output.profile.PyText;
 import dev.remora.domain.model.FrameInfo;
 
 /**
- * How pstats names a function: {@code (filename, lineno, funcname)}. A sampling profile has no call
- * boundaries, so the line is the one being executed when sampled, and one function at several lines
- * is several keys, as in CPython's own profiler.
+ * How pstats names a function: {@code (filename, lineno, funcname)}. By function ({@link PstatsRows}),
+ * the line is the one its code starts on, as in cProfile; by executing line, the one being executed
+ * when sampled, as in CPython 3.15's sampling profiler, where one function at several lines is
+ * several keys.
  */
 record PstatsKey(String file, int line, String function) {
 
@@ -15,9 +16,12 @@ record PstatsKey(String file, int line, String function) {
      * C frame is keyed as cProfile keys builtins, {@code ("~", 0, "<function (library)>")}, which pstats
      * shows as {@code {function (library)}}.
      */
-    static PstatsKey of(FrameInfo frame) {
+    static PstatsKey of(FrameInfo frame, PstatsRows rows) {
         if (frame.isNative()) {
             return new PstatsKey("~", 0, "<" + frame.function() + " (" + PyText.basename(frame.file()) + ")>");
+        }
+        if (rows == PstatsRows.FUNCTIONS && frame.firstLine() > 0) {
+            return new PstatsKey(frame.file(), frame.firstLine(), frame.function());
         }
         return new PstatsKey(frame.file(), frame.location().hasLine() ? frame.location().line() : 0, frame.function());
     }

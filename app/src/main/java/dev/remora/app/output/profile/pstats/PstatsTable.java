@@ -72,6 +72,7 @@ public final class PstatsTable {
     private final SortKey sort;
     private final int limit;
     private final boolean summary;
+    private final PstatsRows rows;
 
     /** A table in {@code sort} order with at most {@code limit} rows, followed by the summary. */
     public PstatsTable(SortKey sort, int limit) {
@@ -84,13 +85,19 @@ public final class PstatsTable {
      * @param summary whether to print the "Summary of Interesting Functions" (off with {@code --no-summary})
      */
     public PstatsTable(SortKey sort, int limit, boolean summary) {
+        this(sort, limit, summary, PstatsRows.FUNCTIONS);
+    }
+
+    /** @param rows what one row stands for: a function, or a function at a line */
+    public PstatsTable(SortKey sort, int limit, boolean summary, PstatsRows rows) {
         this.sort = sort;
         this.limit = limit;
         this.summary = summary;
+        this.rows = rows;
     }
 
     public void print(Profile profile, PrintWriter out) {
-        SampledStats stats = SampledStats.of(profile).stripDirs();
+        SampledStats stats = SampledStats.of(profile, rows).stripDirs();
         if (stats.isEmpty()) {
             line(out, "No samples were collected.");
             if (profile.info().mode() == ProfileMode.CPU) {

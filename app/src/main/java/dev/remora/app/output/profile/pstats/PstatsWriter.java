@@ -17,12 +17,23 @@ import java.util.Map;
  */
 public final class PstatsWriter implements ProfileWriter {
 
+    private final PstatsRows rows;
+
+    /** Keyed by function, as cProfile keys its stats. */
+    public PstatsWriter() {
+        this(PstatsRows.FUNCTIONS);
+    }
+
+    public PstatsWriter(PstatsRows rows) {
+        this.rows = rows;
+    }
+
     @Override
     public void write(Profile profile, OutputStream out) throws IOException {
         BufferedOutputStream buffered = new BufferedOutputStream(out);
         MarshalWriter marshal = new MarshalWriter(buffered);
         marshal.beginDict();
-        for (SampledStats.Entry e : SampledStats.of(profile).entries()) {
+        for (SampledStats.Entry e : SampledStats.of(profile, rows).entries()) {
             key(marshal, e.key);
             marshal.beginTuple(5);
             marshal.integer(e.direct);

@@ -39,8 +39,8 @@ final class SampledStats {
         this.entries = entries;
     }
 
-    /** The stats of every sample of a profile, all threads together. */
-    static SampledStats of(Profile profile) {
+    /** The stats of every sample of a profile, all threads together, a key standing for {@code rows}. */
+    static SampledStats of(Profile profile, PstatsRows rows) {
         Map<PstatsKey, Entry> entries = new LinkedHashMap<>();
         CallTree tree = profile.tree();
         SampleLog samples = profile.samples();
@@ -60,7 +60,7 @@ final class SampledStats {
             for (int depth = path.length - 1, k = 0; depth >= 0; depth--, k++) {
                 int frame = path[depth];
                 if (byFrame[frame] == null) {
-                    PstatsKey key = PstatsKey.of(profile.frames().get(frame));
+                    PstatsKey key = PstatsKey.of(profile.frames().get(frame), rows);
                     byFrame[frame] = entries.computeIfAbsent(key, Entry::new);
                 }
                 stack[k] = byFrame[frame];

@@ -173,6 +173,30 @@ class PstatsTableTest {
         assertThatThrownBy(() -> SortKey.fromOption(null)).isInstanceOf(IllegalArgumentException.class);
     }
 
+    @Test
+    void aRowIsAFunctionAtItsFirstLineOrAtEachLineItExecuted() {
+        // main (def at line 10) calls work at line 12 three times and at line 13 once; work (def at 20) runs at 21 and 22.
+        dev.remora.domain.model.FrameInfo main12 = code("main", 12, 10);
+        dev.remora.domain.model.FrameInfo main13 = code("main", 13, 10);
+        Profile p = new ProfileFixture(ProfileMode.WALL, 1_000_000)
+                .repeat(2, 1, code("work", 21, 20), main12)
+                .repeat(1, 1, code("work", 22, 20), main12)
+                .repeat(1, 1, code("work", 21, 20), main13)
+                .finish();
+
+        List<String> functions = rows(print(new PstatsTable(SortKey.nsamples, 100, false, PstatsRows.FUNCTIONS), p));
+        assertThat(functions).hasSize(2);
+        assertThat(functions.getFirst()).startsWith("            4/4").endsWith("app.py:20(work)");
+        assertThat(functions.get(1)).startsWith("            0/4").contains("     100.0  ").endsWith("app.py:10(main)");
+        assertThat(rows(print(new PstatsTable(SortKey.nsamples, 100, false, PstatsRows.EXECUTING_LINES), p)))
+                .extracting(row -> row.substring(row.lastIndexOf("  ") + 2))
+                .containsExactly("app.py:21(work)", "app.py:22(work)", "app.py:12(main)", "app.py:13(main)");
+    }
+
+    private static dev.remora.domain.model.FrameInfo code(String function, int line, int firstLine) {
+        return dev.remora.domain.model.FrameInfo.ofCode(function, "/src/app.py", frame(function, "/src/app.py", line).location(), firstLine);
+    }
+
     /** The labels of the rows, in order. */
     private static List<String> labels(Profile p, SortKey sort) {
         List<String> labels = new ArrayList<>();

@@ -39,7 +39,7 @@ class PstatsWriterTest {
     static byte[] bytes(Profile profile) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            new PstatsWriter().write(profile, out);
+            new PstatsWriter(PstatsRows.EXECUTING_LINES).write(profile, out);
             return out.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -59,7 +59,7 @@ final class TachyonReplay {
     static String remoraTables(Profile profile, List<Table> tables) {
         StringBuilder all = new StringBuilder();
         for (Table t : tables) {
-            all.append("=== table\n").append(PstatsTableTest.print(new PstatsTable(t.sort(), t.limit(), t.summary()), profile));
+            all.append("=== table\n").append(PstatsTableTest.print(new PstatsTable(t.sort(), t.limit(), t.summary(), PstatsRows.EXECUTING_LINES), profile));
         }
         return all.toString();
     }
