@@ -3,7 +3,7 @@
 usage: process_tree.py OTHER_PYTHON START_METHOD
 Waits for a line on stdin (so that a profiler is sampling it first), then, one after the other: a
 child under OTHER_PYTHON (another CPython version) busy for 1 s; a multiprocessing pool of 4 workers
-(START_METHOD: spawn or fork), each given a task of 1 s (a wait); 5 short-lived children in a row, each busy
+(START_METHOD: spawn or fork), each given a task of 2 s (a wait); 5 short-lived children in a row, each busy
 for 0.15 s; and 0.3 s of its own. Prints "READY" when it waits, "DONE" when every
 child has ended.
 """
@@ -41,7 +41,7 @@ def main(other_python, method):
     subprocess.run([other_python, "-c", CHILD.format(name="other_version_busy", seconds=1.0)], check=True)
     context = multiprocessing.get_context(method)
     with context.Pool(4) as pool:
-        pool.map(pool_worker_task, [1.0] * 4, chunksize=1)
+        pool.map(pool_worker_task, [2.0] * 4, chunksize=1)
     for _ in range(5):
         subprocess.run([sys.executable, "-c", CHILD.format(name="short_lived_busy", seconds=0.15)], check=True)
     parent_busy(0.3)

@@ -54,12 +54,13 @@ class ProcessTreeProfileTest {
                     assertThat(others.getFirst().samplesIn("other_version_busy")).isGreaterThan(700); // busy 1 s
                     assertThat(remora.err()).contains("Sampling process %d (CPython 3.13.".formatted(others.getFirst().pid));
                     List<Profiled> workers = with(profiles, "pool_worker_task");
-                    // Busy 1 s each; a forked worker is busy from its start, and on a loaded machine
+                    // Busy 2 s each; a forked worker is busy from its start, and on a loaded machine
                     // finding it and reading its runtime took up to 0.3 s. Ticks its session could not
-                    // take in time are no sample, but Remora must say it missed them.
+                    // take in time are no sample, but Remora must say it missed them: CI saw every
+                    // session of the run miss some 0.9 s at once as four spawned workers started.
                     assertThat(workers).as(remora.err()).hasSize(4);
                     workers.forEach(w -> assertThat(w.samplesIn("pool_worker_task") + missed(remora.err(), w.pid))
-                            .as("worker %d, samples and missed ticks: %s", w.pid, remora.err()).isGreaterThan(650));
+                            .as("worker %d, samples and missed ticks: %s", w.pid, remora.err()).isGreaterThan(1300));
                     assertThat(with(profiles, "short_lived_busy")).as("short-lived children: %s", remora.err()).hasSize(5);
                 }
             } finally {
