@@ -83,10 +83,12 @@ final class PythonFinder {
         }
         String[] path = env.getOrDefault("PATH", "").split(":");
         for (String name : GENERIC) {
-            onPath(path, name, true).forEach(p -> found.add(new Candidate(p, name + " on PATH")));
+            onPath(path, name).forEach(p -> found.add(new Candidate(p, name + " on PATH")));
         }
         for (String name : VERSIONED) {
-            onPath(path, name, false).forEach(p -> found.add(new Candidate(p, "the newest supported on PATH")));
+            // Not pyenv's shims here: a shim of a version pyenv does not select fails to run.
+            onPath(path, name).stream().filter(p -> !p.toString().contains("/.pyenv/shims/"))
+                    .forEach(p -> found.add(new Candidate(p, "the newest supported on PATH")));
         }
         Path pyenv = Path.of(env.getOrDefault("PYENV_ROOT", System.getProperty("user.home") + "/.pyenv"), "versions");
         if (Files.isDirectory(pyenv)) {
@@ -103,11 +105,11 @@ final class PythonFinder {
         return found;
     }
 
-    /** Executables named {@code name} in PATH's directories, in order; pyenv's shims only when {@code shims}. */
-    private static List<Path> onPath(String[] path, String name, boolean shims) {
+    /** Executables named {@code name} in PATH's directories, in order. */
+    private static List<Path> onPath(String[] path, String name) {
         List<Path> found = new ArrayList<>();
         for (String dir : path) {
-            if (!dir.isEmpty() && (shims || !dir.contains("/.pyenv/shims"))) {
+            if (!dir.isEmpty()) {
                 Path p = Path.of(dir, name);
                 if (Files.isExecutable(p)) {
                     found.add(p);
