@@ -199,8 +199,9 @@ final class FrameWalker {
                 return walk.stack();
             }
             if (second == first || second == 0) {
-                // Both readings agree: held still, the thread is caught making the call; running, the call
-                // came and went between them, and the record's reading is not of the thread state's moment.
+                // Both readings agree. Held still, the thread is caught making the call. Running, the record
+                // may be one an eval loop left as it returned, and made again between the readings (a
+                // generator resumed and suspended): taking it gave callees fewer ticks than --blocking does.
                 return motion == TargetMotion.HELD_STILL ? walk.stack() : walk.stack().ended(CHANGED);
             }
             // The record's first reading is older than the thread state: its second may be of that moment.
