@@ -146,12 +146,11 @@ class ProcessTreeProfileTest {
                     measured.forEach((pid, seconds) -> shares.append("%nprocess %d: measured %.3f, sampled %.3f"
                             .formatted(pid, seconds / measuredTotal, sampled.getOrDefault(pid, 0L) / sampledTotal)));
                     // A session that missed ticks (it reports them) gives its process fewer samples than its
-                    // time: the shares then say how the machine kept up, not how the walk reads.
-                    org.junit.jupiter.api.Assumptions.assumeTrue(measured.keySet().stream()
-                            .allMatch(pid -> missed(remora.err(), pid) < 50), () -> "ticks missed: " + remora.err());
+                    // time: each share may move by as much as the ticks missed, and by no more.
+                    double missedShare = measured.keySet().stream().mapToLong(pid -> missed(remora.err(), pid)).sum() / sampledTotal;
                     measured.forEach((pid, seconds) -> assertThat(sampled.getOrDefault(pid, 0L) / sampledTotal)
-                            .as("share of process %d%s%n%s", pid, shares, remora.err())
-                            .isCloseTo(seconds / measuredTotal, org.assertj.core.data.Offset.offset(0.03)));
+                            .as("share of process %d (missed ticks: %.3f of the samples)%s%n%s", pid, missedShare, shares, remora.err())
+                            .isCloseTo(seconds / measuredTotal, org.assertj.core.data.Offset.offset(0.03 + missedShare)));
                 }
             } finally {
                 ParkedTarget.kill(target);
