@@ -242,10 +242,7 @@ final class StackCopy implements SnapshotReader.Rider {
      * while the stack was copied. A frame off the chunk (a generator's) is not on the data stack.
      */
     boolean fitsBelowTop(long current, long slots) {
-        long chunkStart = Bytes.getLong(lastState, (int) thread.datastackChunk().getAsLong());
-        long top = Bytes.getLong(lastState, (int) thread.datastackTop());
-        long limit = Bytes.getLong(lastState, (int) thread.datastackLimit());
-        return current < chunkStart || current >= limit || current + 8 * slots <= top;
+        return !onDataStack(current) || current + 8 * slots <= top();
     }
 
     /**
@@ -262,7 +259,12 @@ final class StackCopy implements SnapshotReader.Rider {
      * above it, at the thread state's moment, and the record named an older current frame.
      */
     boolean endsBelowTop(long current, long slots) {
-        return onDataStack(current) && current + 8 * slots < Bytes.getLong(lastState, (int) thread.datastackTop());
+        return onDataStack(current) && current + 8 * slots < top();
+    }
+
+    /** The data stack's top, as the thread state had it. */
+    private long top() {
+        return Bytes.getLong(lastState, (int) thread.datastackTop());
     }
 
     /** Whether {@code address} lies on the data stack's current chunk, as the thread state had it. */

@@ -574,6 +574,16 @@ class StackCopyTest {
         boolean readAgain() throws MemoryAccessException {
             return readCFrameCopy(copy, reader, target);
         }
+
+        /**
+         * The copy read again, whole, while the long at {@code address} turned to {@code value} between the
+         * record's two copies (its first is range 0, before the chunk; its second comes after it).
+         */
+        StackCopy copyRacedBy(long address, long value) throws MemoryAccessException {
+            target.afterRange(0, () -> target.putLong(address, value));
+            assertThat(readAgain()).as("every range arrived").isTrue();
+            return copy;
+        }
     }
 
     @Test
@@ -637,14 +647,11 @@ class StackCopyTest {
 
     @Test
     void aCFrameWhoseCurrentFrameMovesBetweenTheCopiesGivesBothReadings() throws Exception {
-        ScriptedMemory target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
-        CFrameCopy copied = CFrameCopy.seenOnce(target);
-        StackCopy copy = copied.copy();
-        // A call pushes a frame while the stack is copied: the record's first copy (range 0, before the
-        // chunk) is older than the thread state, its second newer; the data stack's top judges which held.
-        target.afterRange(0, () -> target.putLong(C_STACK_CFRAME + 8, CHUNK + 0x200));
+        StackCopy copy = CFrameCopy.seenOnce(cframeTarget(C_STACK_CFRAME, CHUNK + 0x100)).copyRacedBy(
+                // A call pushes a frame while the stack is copied: the record's first copy is older than the
+                // thread state, its second newer; the data stack's top judges which held.
+                C_STACK_CFRAME + 8, CHUNK + 0x200);
 
-        assertThat(copied.readAgain()).isTrue();
         assertThat(copy.current()).isEqualTo(CHUNK + 0x100);
         assertThat(copy.currentProven()).as("the same eval loop's record").isTrue();
         assertThat(copy.currentAsSecondCopied()).isEqualTo(CHUNK + 0x200);
@@ -652,27 +659,21 @@ class StackCopyTest {
 
     @Test
     void aCFrameMadeAgainWithOtherPaddingBetweenTheCopiesIsProvenByItsLinks() throws Exception {
-        ScriptedMemory target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
-        CFrameCopy copied = CFrameCopy.seenOnce(target);
-        StackCopy copy = copied.copy();
-        // 3.11: the called function returned and C called it again; the new record has the same links,
-        // and in the bytes after its first one, what the C code between the calls left on the stack.
-        target.afterRange(0, () -> target.putLong(C_STACK_CFRAME, 0x5a5a_5a5a_5a5a_5a00L));
+        StackCopy copy = CFrameCopy.seenOnce(cframeTarget(C_STACK_CFRAME, CHUNK + 0x100)).copyRacedBy(
+                // 3.11: the called function returned and C called it again; the new record has the same
+                // links, and in the bytes after its first one, what the C code between the calls left there.
+                C_STACK_CFRAME, 0x5a5a_5a5a_5a5a_5a00L);
 
-        assertThat(copied.readAgain()).isTrue();
         assertThat(copy.current()).isEqualTo(CHUNK + 0x100);
         assertThat(copy.currentProven()).isTrue();
     }
 
     @Test
     void aCFrameWhoseCallerLinkChangesBetweenTheCopiesIsNotProven() throws Exception {
-        ScriptedMemory target = cframeTarget(C_STACK_CFRAME, CHUNK + 0x100);
-        CFrameCopy copied = CFrameCopy.seenOnce(target);
-        StackCopy copy = copied.copy();
-        // Another eval loop made its record in the same place: the same frame named, another record before it.
-        target.afterRange(0, () -> target.putLong(C_STACK_CFRAME + 16, C_STACK_CFRAME + 0x400));
+        StackCopy copy = CFrameCopy.seenOnce(cframeTarget(C_STACK_CFRAME, CHUNK + 0x100)).copyRacedBy(
+                // Another eval loop made its record in the same place: the same frame named, another record before it.
+                C_STACK_CFRAME + 16, C_STACK_CFRAME + 0x400);
 
-        assertThat(copied.readAgain()).isTrue();
         copy.current();
         assertThat(copy.currentProven()).isFalse();
     }
