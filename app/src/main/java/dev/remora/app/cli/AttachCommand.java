@@ -2,12 +2,12 @@ package dev.remora.app.cli;
 
 import dev.remora.app.wiring.TargetPorts;
 import dev.remora.domain.walk.PythonProcess;
+import dev.remora.domain.walk.SnapshotOptions;
+import dev.remora.ports.ProcessImageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
-
-import dev.remora.ports.ProcessImageException;
 
 import java.util.concurrent.Callable;
 
@@ -42,7 +42,7 @@ public class AttachCommand implements Callable<Integer> {
         try (TargetPorts ports = target.open()) {
             PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
             ProfileSink output = file != null ? file : LiveView.open(spec.commandLine().getOut(),
-                    dev.remora.domain.walk.SnapshotOptions.Threads.all(profile.allThreads));
+                    SnapshotOptions.Threads.all(profile.allThreads));
             return new ProfileSession(process, ports, profile, output, spec.commandLine().getErr(),
                     ProfileSession.FirstTick.AFTER_WARM_UP).run(() -> alive(ports));
         }

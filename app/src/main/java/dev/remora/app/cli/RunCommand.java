@@ -1,6 +1,7 @@
 package dev.remora.app.cli;
 
 import dev.remora.domain.walk.PythonProcess;
+import dev.remora.domain.walk.SnapshotOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -67,7 +68,7 @@ public final class RunCommand implements Callable<Integer> {
                     : ProfileOutput.prepare(profile, target.pid(), spec.commandLine().getOut(), spec.commandLine().getErr());
             PythonProcess process = target.attach(backend);
             ProfileSink output = file != null ? file : LiveView.open(spec.commandLine().getOut(),
-                    dev.remora.domain.walk.SnapshotOptions.Threads.all(profile.allThreads));
+                    SnapshotOptions.Threads.all(profile.allThreads));
             ProfileSession session = new ProfileSession(process, target.ports(), profile, output,
                     spec.commandLine().getErr(), ProfileSession.FirstTick.AT_ONCE);
             int code = session.run(target::alive);
