@@ -134,6 +134,10 @@ int main(void) {
     SIZE("type_object.size", PyTypeObject);
     FIELD("type_object.tp_name", PyTypeObject, tp_name);
     FIELD("type_object.tp_flags", PyTypeObject, tp_flags);
+    FIELD("type_object.tp_basicsize", PyTypeObject, tp_basicsize);
+    FIELD("type_object.tp_dictoffset", PyTypeObject, tp_dictoffset);
+    SIZE("heap_type_object.size", PyHeapTypeObject);
+    FIELD("heap_type_object.ht_cached_keys", PyHeapTypeObject, ht_cached_keys);
     SIZE("bytes_object.size", PyBytesObject);
     FIELD("bytes_object.ob_size", PyVarObject, ob_size);
     FIELD("bytes_object.ob_sval", PyBytesObject, ob_sval);

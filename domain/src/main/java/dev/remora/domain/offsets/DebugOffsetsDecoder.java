@@ -81,11 +81,11 @@ public final class DebugOffsetsDecoder {
         return new DebugOffsets(version, layout, runtime(f), interpreter(f), thread(f), frame, code(f),
                 new DebugOffsets.PyObject(f.field("pyobject.ob_type", f.size("pyobject", 4096), 8)),
                 type(f), bytes(f), unicode(f, layout), longObject(f), dict(f), generator(f, frame),
-                llistNode(f), set(f), variables(f));
+                llistNode(f), set(f), variables(f, layout));
     }
 
     /** Empty where the layout lacks any of it: dumps then show no variables, and nothing else changes. */
-    private static Optional<VariableLayout> variables(StructFields f) throws CorruptTarget {
+    private static Optional<VariableLayout> variables(StructFields f, VersionLayout layout) throws CorruptTarget {
         String[] needed = {"code_object.argcount", "code_object.kwonlyargcount", "code_object.flags",
                 "tuple_object.ob_item", "list_object.ob_item", "float_object.ob_fval", "dict_object.ma_used",
                 "dict_object.ma_values", "cell_object.ob_ref", "long_object.ob_digit"};
@@ -126,6 +126,13 @@ public final class DebugOffsetsDecoder {
             set = Optional.of(new VariableLayout.SetFields(f.field("set_object.used", size, 8),
                     f.field("set_object.mask", size, 8), f.field("set_object.table", size, 8)));
         }
+        Optional<VariableLayout.InstanceFields> instances = Optional.empty();
+        if (f.has("heap_type_object.ht_cached_keys") && f.has("type_object.tp_dictoffset")) {
+            long type = f.size("type_object", 4096);
+            instances = Optional.of(new VariableLayout.InstanceFields(f.field("type_object.tp_basicsize", type, 8),
+                    f.field("type_object.tp_dictoffset", type, 8), f.field("type_object.tp_flags", type, 8),
+                    f.field("heap_type_object.ht_cached_keys", f.size("heap_type_object", 4096), 8), layout.instanceDicts()));
+        }
         VariableLayout.ObjectFields objects = new VariableLayout.ObjectFields(
                 new VariableLayout.Sequence(f.field("tuple_object.ob_size", tuple, 8),
                         f.bounded("tuple_object.ob_item", 16, tuple), true),
@@ -136,7 +143,7 @@ public final class DebugOffsetsDecoder {
                         f.field("dict_object.ma_values", dict, 8)),
                 set, f.field("cell_object.ob_ref", cell, 8),
                 new VariableLayout.IntFields(f.field(tagged ? "long_object.lv_tag" : "long_object.ob_size", ints, 8),
-                        f.bounded("long_object.ob_digit", 16, ints), tagged));
+                        f.bounded("long_object.ob_digit", 16, ints), tagged), instances);
         return Optional.of(new VariableLayout(frameLocalsPlus, variables, objects));
     }
 

@@ -36,9 +36,16 @@ public record VariableLayout(long frameLocalsPlus, CodeVariables code, ObjectFie
      * Fields of the builtin objects shown by value.
      *
      * @param set absent where the layout does not say ({@code PySetObject} is read only with it)
+     * @param instances where instances keep their attributes; absent where the layout does not say
      */
     public record ObjectFields(Sequence tuple, Sequence list, long floatValue, DictFields dict,
-                               Optional<SetFields> set, long cellRef, IntFields ints) {}
+                               Optional<SetFields> set, long cellRef, IntFields ints, Optional<InstanceFields> instances) {}
+
+    /**
+     * What finding an instance's attributes takes: its type's {@code tp_basicsize},
+     * {@code tp_dictoffset} and {@code tp_flags}, a class's {@code ht_cached_keys}, and the version's way.
+     */
+    public record InstanceFields(long basicSize, long dictOffset, long flags, long cachedKeys, InstanceDicts where) {}
 
     /**
      * A tuple's or list's length and items.

@@ -35,12 +35,14 @@ import java.util.function.Supplier;
  * @param unexported 3.13+: layout facts the debug offsets leave out, read as if they were there
  * @param splitDictValues where a split dict keeps its values
  * @param poppedFrames what a returned frame leaves in its slot
+ * @param instanceDicts where an instance keeps its attributes
  */
 public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> exported, Optional<HeaderTable> headers,
                             FrameOwners owners, long stackRefTagBits, int compactUnicodeExtra,
                             Optional<GeneratorStates> generatorStates, OptionalInt awaitedStackDepth,
                             LineTableFormat lineTable, Optional<DictKeysLayout> dictKeys, UnstartedThreads unstartedThreads, List<String> opcodeNames,
-                            Optional<HeaderTable> unexported, SplitDictValues splitDictValues, PoppedFrames poppedFrames) {
+                            Optional<HeaderTable> unexported, SplitDictValues splitDictValues, PoppedFrames poppedFrames,
+                            InstanceDicts instanceDicts) {
 
     /**
      * Oldest first, as {@code scripts/version-tables/generate.sh} lists them. Each layout is built when
@@ -72,6 +74,7 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
         private Optional<HeaderTable> unexported = Optional.empty();
         private SplitDictValues splitDictValues = SplitDictValues.KEY_ORDER;
         private PoppedFrames poppedFrames = PoppedFrames.KEPT;
+        private InstanceDicts instanceDicts;
 
         private Builder(int major, int minor) {
             this.major = major;
@@ -143,6 +146,11 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
             return this;
         }
 
+        public Builder instanceDicts(InstanceDicts where) {
+            instanceDicts = where;
+            return this;
+        }
+
         public Builder opcodes(String commaSeparated) {
             opcodeNames = OpcodeNames.parse(commaSeparated);
             return this;
@@ -150,12 +158,12 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
 
         public VersionLayout build() {
             if (exported.isEmpty() == headers.isEmpty() || owners == null || lineTable == null
-                    || unstartedThreads == null || opcodeNames == null) {
+                    || unstartedThreads == null || opcodeNames == null || instanceDicts == null) {
                 throw new IllegalStateException("CPython " + major + "." + minor + " lacks a fact every version needs");
             }
             return new VersionLayout(major, minor, exported, headers, owners, stackRefTagBits, compactUnicodeExtra,
                     generatorStates, awaitedStackDepth, lineTable, dictKeys, unstartedThreads, opcodeNames,
-                    unexported, splitDictValues, poppedFrames);
+                    unexported, splitDictValues, poppedFrames, instanceDicts);
         }
     }
 

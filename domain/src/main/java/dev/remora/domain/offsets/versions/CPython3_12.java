@@ -5,6 +5,7 @@ package dev.remora.domain.offsets.versions;
 import dev.remora.domain.offsets.DictKeysLayout;
 import dev.remora.domain.offsets.FrameOwners;
 import dev.remora.domain.offsets.HeaderTable;
+import dev.remora.domain.offsets.InstanceDicts;
 import dev.remora.domain.offsets.LineTableFormat;
 import dev.remora.domain.offsets.UnstartedThreads;
 import dev.remora.domain.offsets.VersionLayout;
@@ -24,6 +25,7 @@ public final class CPython3_12 {
                 .lineTable(LineTableFormat.LOCATIONS)
                 .dictKeys(DictKeysLayout.from(t))
                 .unstartedThreads(UnstartedThreads.ZERO_NATIVE_ID)
+                .instanceDicts(InstanceDicts.TAGGED_BEFORE)
                 .opcodes(OPCODES)
                 .build();
     }
@@ -96,6 +98,10 @@ public final class CPython3_12 {
             type_object.size                             0x1a0
             type_object.tp_name                          0x18
             type_object.tp_flags                         0xa8
+            type_object.tp_basicsize                     0x20
+            type_object.tp_dictoffset                    0x120
+            heap_type_object.size                        0x398
+            heap_type_object.ht_cached_keys              0x370
             bytes_object.size                            0x28
             bytes_object.ob_size                         0x10
             bytes_object.ob_sval                         0x20

@@ -7,6 +7,7 @@ import dev.remora.domain.offsets.DictKeysLayout;
 import dev.remora.domain.offsets.FrameOwners;
 import dev.remora.domain.offsets.GeneratorStates;
 import dev.remora.domain.offsets.HeaderTable;
+import dev.remora.domain.offsets.InstanceDicts;
 import dev.remora.domain.offsets.LineTableFormat;
 import dev.remora.domain.offsets.SplitDictValues;
 import dev.remora.domain.offsets.UnstartedThreads;
@@ -23,7 +24,7 @@ public final class CPython3_13 {
     public static VersionLayout layout() {
         return VersionLayout.builder(3, 13)
                 .exported(EXPORTED)
-                .unexported(HeaderTable.parse("3.13", "3.13.0", UNEXPORTED + SET + EXCEPTIONS))
+                .unexported(HeaderTable.parse("3.13", "3.13.0", UNEXPORTED + SET + EXCEPTIONS + TYPES))
                 .splitDictValues(SplitDictValues.INSERTION_ORDER)
                 // FRAME_OWNED_BY_CSTACK = 3
                 .owners(new FrameOwners(0, 1, new int[] {3}, new int[] {3}, 3))
@@ -32,6 +33,7 @@ public final class CPython3_13 {
                 .lineTable(LineTableFormat.LOCATIONS)
                 .dictKeys(DICT_KEYS)
                 .unstartedThreads(UnstartedThreads.ZERO_NATIVE_ID)
+                .instanceDicts(InstanceDicts.INLINE_VALUES)
                 .opcodes(OPCODES)
                 .build();
     }
@@ -99,6 +101,17 @@ public final class CPython3_13 {
             thread_state.current_exception 0x70
             thread_state.exc_state        0x100
             err_stackitem.exc_value       0x0
+            """;
+    /**
+     * Where 3.13 and 3.14 keep an instance's size, dict offset and a class's cached keys, which 3.15
+     * exports ({@code Include/cpython/object.h}): {@code ht_cached_keys} follows the type object and
+     * the five method tables and three names of {@code PyHeapTypeObject}, as 3.13.0's headers give.
+     */
+    static final String TYPES = """
+            type_object.tp_basicsize      0x20
+            type_object.tp_dictoffset     0x120
+            heap_type_object.size         0x3a0
+            heap_type_object.ht_cached_keys 0x370
             """;
     /** 3.13's {@code PySetObject}, which 3.14 exports: {@code fill, used, mask, table} after the head. */
     private static final String SET = """

@@ -5,6 +5,7 @@ package dev.remora.domain.offsets.versions;
 import dev.remora.domain.offsets.DebugOffsetsLayout;
 import dev.remora.domain.offsets.FrameOwners;
 import dev.remora.domain.offsets.HeaderTable;
+import dev.remora.domain.offsets.InstanceDicts;
 import dev.remora.domain.offsets.LineTableFormat;
 import dev.remora.domain.offsets.PoppedFrames;
 import dev.remora.domain.offsets.SplitDictValues;
@@ -19,7 +20,8 @@ public final class CPython3_14 {
     public static VersionLayout layout() {
         return VersionLayout.builder(3, 14)
                 .exported(EXPORTED)
-                .unexported(HeaderTable.parse("3.14", "3.14.0", CPython3_13.UNEXPORTED + CPython3_13.EXCEPTIONS))
+                .unexported(HeaderTable.parse("3.14", "3.14.0", CPython3_13.UNEXPORTED + CPython3_13.EXCEPTIONS
+                        + CPython3_13.TYPES))
                 .splitDictValues(SplitDictValues.INSERTION_ORDER)
                 .poppedFrames(PoppedFrames.CODE_CLEARED)
                 // FRAME_OWNED_BY_INTERPRETER = 3, FRAME_OWNED_BY_CSTACK = 4
@@ -31,6 +33,7 @@ public final class CPython3_14 {
                 .lineTable(LineTableFormat.LOCATIONS)
                 .dictKeys(CPython3_13.DICT_KEYS)
                 .unstartedThreads(UnstartedThreads.ZERO_NATIVE_ID)
+                .instanceDicts(InstanceDicts.INLINE_VALUES)
                 .opcodes(OPCODES)
                 .build();
     }

@@ -6,6 +6,7 @@ import dev.remora.domain.offsets.DebugOffsetsLayout;
 import dev.remora.domain.offsets.FrameOwners;
 import dev.remora.domain.offsets.GeneratorStates;
 import dev.remora.domain.offsets.HeaderTable;
+import dev.remora.domain.offsets.InstanceDicts;
 import dev.remora.domain.offsets.LineTableFormat;
 import dev.remora.domain.offsets.PoppedFrames;
 import dev.remora.domain.offsets.SplitDictValues;
@@ -34,6 +35,7 @@ public final class CPython3_15 {
                 .lineTable(LineTableFormat.LOCATIONS)
                 .dictKeys(CPython3_13.DICT_KEYS)
                 .unstartedThreads(UnstartedThreads.ZERO_NATIVE_ID)
+                .instanceDicts(InstanceDicts.INLINE_VALUES)
                 .opcodes(OPCODES)
                 .build();
     }
