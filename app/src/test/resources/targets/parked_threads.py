@@ -326,6 +326,8 @@ def main():
         *(start(name, run_in_module, module) for name, module in modules.items()),
         start("exec-ucs4", run_exec),
     ]
+    # One Thread's attributes moved into a dict of its own; the others' stay in their class's shared layout.
+    vars(workers[1])
     main_thread = threading.current_thread()
     threads = {t.ident: t for t in [main_thread, *workers]}
     start("recorder", record, out_path, threads)

@@ -120,7 +120,7 @@ class LiveAndCoreDumpTest {
         String topLine = "  main_park (%s:%d)".formatted(top.file(), top.line());
         assertThat(run.out())
                 .startsWith("Stack dump for PID %d (Python %s, backend core)".formatted(target.pid(), target.expected().version()))
-                .contains("Thread %d (main thread, CPU state unknown; most recent call first):%n%s%n".formatted(target.pid(), topLine));
+                .contains("Thread %d \"MainThread\" (main thread, CPU state unknown; most recent call first):%n%s%n".formatted(target.pid(), topLine));
         String source = run.out().substring(run.out().indexOf(topLine) + topLine.length()).lines().skip(1).findFirst().orElseThrow();
         assertThat(source.strip()).as("source line under main_park").contains("acquire");
     }

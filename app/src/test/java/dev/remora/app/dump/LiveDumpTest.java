@@ -56,6 +56,8 @@ class LiveDumpTest {
                     assertThat(DumpJson.frames(got)).as("thread %s via %s", want.name(), backend)
                             .containsExactlyElementsOf(want.frames());
                     assertThat(got.has("incomplete")).as("thread %s marked incomplete", want.name()).isFalse();
+                    assertThat(got.path("name").asText()).as("the threading name of thread %d", want.threadId())
+                            .isEqualTo(want.name());
                 }
                 ExpectedThread deep = expected.threadNamed(ParkedThreads.DEEP_RECURSION);
                 assertThat(deep.frames()).hasSizeGreaterThan(ParkedThreads.DEFAULT_DEPTH);
@@ -90,7 +92,7 @@ class LiveDumpTest {
             String top = "  main_park (%s:%d)".formatted(main.top().file(), main.top().line());
             assertThat(run.out())
                     .startsWith("Stack dump for PID %d (Python %s, backend vmreadv)".formatted(target.pid(), target.expected().version()))
-                    .contains("Thread %d (main thread, idle; most recent call first):%n%s%n      ".formatted(target.pid(), top))
+                    .contains("Thread %d \"MainThread\" (main thread, idle; most recent call first):%n%s%n      ".formatted(target.pid(), top))
                     .contains("  " + ParkedThreads.PARK_UCS2 + " (")
                     .contains(ParkedThreads.EXEC_FILE);
             String afterTop = run.out().substring(run.out().indexOf(top) + top.length()).lines().skip(1).findFirst().orElseThrow();

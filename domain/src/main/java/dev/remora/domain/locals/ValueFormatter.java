@@ -4,8 +4,6 @@ import dev.remora.domain.locals.ObjectMemory.BadObject;
 import dev.remora.domain.objects.CompactStr;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.offsets.DebugOffsets;
-import dev.remora.domain.offsets.DictKeysLayout;
-import dev.remora.domain.offsets.SplitDictValues;
 import dev.remora.domain.offsets.VariableLayout;
 import dev.remora.domain.offsets.VariableLayout.ObjectFields;
 import dev.remora.ports.MemoryAccessException;
@@ -49,8 +47,8 @@ final class ValueFormatter {
     private final ObjectMemory memory;
     private final DebugOffsets offsets;
     private final ObjectFields fields;
-    private final DictKeysLayout dictKeys;
-    private final SplitDictValues splitValues;
+    /** Absent where the version's dict keys layout is unknown. */
+    private final DictEntries entries;
     private final Map<Long, PyType> types = new HashMap<>();
     private int budget;
 
@@ -58,8 +56,8 @@ final class ValueFormatter {
         this.memory = memory;
         this.offsets = offsets;
         this.fields = layout.objects();
-        this.dictKeys = offsets.layout().dictKeys().orElse(null);
-        this.splitValues = offsets.layout().splitDictValues();
+        this.entries = offsets.layout().dictKeys()
+                .map(keys -> new DictEntries(memory, keys, offsets.layout().splitDictValues())).orElse(null);
     }
 
     /** A value's type name and repr; never fails. */
@@ -92,6 +90,16 @@ final class ValueFormatter {
             throw new BadObject("a name of more than %d characters at 0x%x".formatted(MAX_NAME_CHARS, address));
         }
         return new String(codePoints, 0, codePoints.length);
+    }
+
+    /** Whether {@code address} is a str holding exactly {@code expected}. */
+    boolean isText(long address, String expected) throws MemoryAccessException, BadObject {
+        return typeOf(address).builtin() == PyType.Builtin.STR
+                && memory.word(address + offsets.unicode().length()) == expected.length() && expected.equals(text(address));
+    }
+
+    DebugOffsets offsets() {
+        return offsets;
     }
 
     PyType typeOf(long address) throws MemoryAccessException, BadObject {
@@ -234,72 +242,16 @@ final class ValueFormatter {
         if (used == 0) {
             return new Items(List.of(), 0);
         }
-        if (dictKeys == null) {
+        if (entries == null) {
             return new Items(List.of(), used);
         }
         long keys = memory.word(address + fields.dict().keys());
         long values = memory.word(address + fields.dict().values());
-        long entries;
-        int entrySize;
-        int keyAt;
-        long entryCount = memory.word(keys + dictKeys.entryCount());
-        if (dictKeys.legacySize().isPresent()) {
-            long dkSize = memory.word(keys + dictKeys.legacySize().getAsInt());
-            if (dkSize <= 0 || dkSize > MAX_ENTRIES || Long.bitCount(dkSize) != 1) {
-                throw new BadObject("dict keys of size %d at 0x%x".formatted(dkSize, keys));
-            }
-            entries = keys + dictKeys.indices() + DictKeysLayout.legacyIndexBytes(dkSize);
-            entrySize = 24;
-            keyAt = 8;
-        } else {
-            int log2IndexBytes = memory.u8(keys + dictKeys.log2IndexBytes());
-            int kind = memory.u8(keys + dictKeys.kind());
-            if (log2IndexBytes > 32) {
-                throw new BadObject("dict keys with 2^%d index bytes at 0x%x".formatted(log2IndexBytes, keys));
-            }
-            entries = keys + dictKeys.indices() + (1L << log2IndexBytes);
-            entrySize = dictKeys.entrySize(kind);
-            keyAt = dictKeys.keyInEntry(kind);
-        }
-        if (entryCount < 0 || entryCount > MAX_ENTRIES) {
-            throw new BadObject("dict keys of %d entries at 0x%x".formatted(entryCount, keys));
-        }
         List<String> shown = new ArrayList<>();
-        int[] order = splitOrder(values, entryCount);
-        int slots = order != null ? order.length : (int) Math.min(entryCount, MAX_SLOTS_SCANNED);
-        for (int s = 0; s < slots && shown.size() < MAX_ITEMS; s++) {
-            int i = order != null ? order[s] : s;
-            long entry = entries + (long) i * entrySize;
-            long key = memory.word(entry + keyAt);
-            long value = values == 0 ? memory.word(entry + keyAt + 8)
-                    : memory.word(values + splitValues.valuesOffset() + 8L * i);
-            if (key == 0 || value == 0) {
-                continue;
-            }
-            shown.add(item(key, depth + 1, path) + ": " + item(value, depth + 1, path));
+        for (DictEntries.Entry entry : entries.read(keys, values, MAX_ITEMS, MAX_SLOTS_SCANNED)) {
+            shown.add(item(entry.key(), depth + 1, path) + ": " + item(entry.value(), depth + 1, path));
         }
         return new Items(shown, Math.max(used, shown.size()));
-    }
-
-    /** 3.13+'s insertion order of a split dict's values; null for a combined dict or key order. */
-    private int[] splitOrder(long values, long entryCount) throws MemoryAccessException, BadObject {
-        if (values == 0 || !splitValues.ordered()) {
-            return null;
-        }
-        int capacity = memory.u8(values);
-        int size = memory.u8(values + 1);
-        if (size > capacity || size > entryCount) {
-            throw new BadObject("split dict values of size %d, capacity %d at 0x%x".formatted(size, capacity, values));
-        }
-        byte[] order = memory.bytes(values + splitValues.valuesOffset() + 8L * capacity, size);
-        int[] out = new int[size];
-        for (int j = 0; j < size; j++) {
-            out[j] = order[j] & 0xff;
-            if (out[j] >= entryCount) {
-                throw new BadObject("split dict order names entry %d of %d".formatted(out[j], entryCount));
-            }
-        }
-        return out;
     }
 
     private Items set(long address, int depth, Set<Long> path) throws MemoryAccessException, BadObject {
@@ -331,7 +283,7 @@ final class ValueFormatter {
         return PythonRepr.ofInt(integer(address));
     }
 
-    private BigInteger integer(long address) throws MemoryAccessException, BadObject {
+    BigInteger integer(long address) throws MemoryAccessException, BadObject {
         VariableLayout.IntFields layout = fields.ints();
         long head = memory.word(address + layout.sizeOrTag());
         long digits;

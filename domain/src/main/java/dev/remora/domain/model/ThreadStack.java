@@ -11,9 +11,10 @@ import java.util.Set;
  * @param problem why the stack may be incomplete, when the walk could not finish
  * @param variables each frame's variables, in the order of {@code frames}, when they were asked for;
  *     empty otherwise
+ * @param name the thread's name as the target's {@code threading} module gives it, where it has one
  */
 public record ThreadStack(long threadId, Set<ThreadStatus> status, List<FrameInfo> frames,
-                          Optional<String> problem, List<FrameVariables> variables) {
+                          Optional<String> problem, List<FrameVariables> variables, Optional<String> name) {
     public ThreadStack {
         status = Set.copyOf(status);
         frames = List.copyOf(frames);
@@ -23,8 +24,18 @@ public record ThreadStack(long threadId, Set<ThreadStatus> status, List<FrameInf
         }
     }
 
-    /** A stack without variables. */
+    /** A stack without a name. */
+    public ThreadStack(long threadId, Set<ThreadStatus> status, List<FrameInfo> frames, Optional<String> problem,
+                       List<FrameVariables> variables) {
+        this(threadId, status, frames, problem, variables, Optional.empty());
+    }
+
+    /** A stack without variables or a name. */
     public ThreadStack(long threadId, Set<ThreadStatus> status, List<FrameInfo> frames, Optional<String> problem) {
         this(threadId, status, frames, problem, List.of());
+    }
+
+    public ThreadStack named(Optional<String> threadName) {
+        return new ThreadStack(threadId, status, frames, problem, variables, threadName);
     }
 }

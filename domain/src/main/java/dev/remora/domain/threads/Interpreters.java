@@ -1,6 +1,7 @@
 package dev.remora.domain.threads;
 
 import dev.remora.domain.InspectionException;
+import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.ChainGuard;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.offsets.DebugOffsets;
@@ -54,14 +55,22 @@ public final class Interpreters {
             return nativeIds.of(list.state(i), reader);
         }
 
+        /** The thread's ident: its {@code pthread_t}, as {@code threading} keys its threads. */
+        public long ident(int i) {
+            return Bytes.getLong(list.state(i), threadIdOffset);
+        }
+
         /** Whether thread {@code i}, whose kernel id is {@code nativeId}, has not started yet: not a thread yet. */
         public boolean notStarted(int i, long nativeId) {
             return list.notStarted(i, nativeId);
         }
     }
 
-    /** One thread state of a {@link Listing}, with its interpreter and its OS thread id. */
-    public record ThreadRef(long interpreter, long address, long nativeId) {}
+    /**
+     * One thread state of a {@link Listing}, with its interpreter, its OS thread id, and its ident
+     * ({@code thread_id}: what {@code threading.get_ident()} returns in that thread).
+     */
+    public record ThreadRef(long interpreter, long address, long nativeId, long ident) {}
 
     /** Every interpreter, in list order, and every started thread of each, newest first. */
     public record Listing(List<Long> interpreters, List<ThreadRef> threads) {}
@@ -75,6 +84,7 @@ public final class Interpreters {
     private final ThreadList list;
     private final NativeThreadIds nativeIds;
     private final Threads threads = new Threads();
+    private final int threadIdOffset;
 
     /** @param runtime the address of the target's {@code _PyRuntime} */
     public Interpreters(SnapshotReader reader, DebugOffsets offsets, long runtime, int pid) {
@@ -85,6 +95,7 @@ public final class Interpreters {
         this.window = new InterpreterWindow(offsets);
         this.list = new ThreadList(reader, offsets, pid);
         this.nativeIds = new NativeThreadIds(offsets.thread(), pid);
+        this.threadIdOffset = (int) offsets.thread().threadId();
     }
 
     /**
@@ -141,7 +152,7 @@ public final class Interpreters {
             for (int i = 0; i < threads.count(); i++) {
                 long nativeId = threads.nativeId(i);
                 if (!threads.notStarted(i, nativeId)) {
-                    refs.add(new ThreadRef(window.address(), threads.address(i), Math.max(0, nativeId)));
+                    refs.add(new ThreadRef(window.address(), threads.address(i), Math.max(0, nativeId), threads.ident(i)));
                 }
             }
         });

@@ -9,6 +9,9 @@ import dev.remora.domain.asyncio.AsyncSnapshot;
 import dev.remora.domain.discovery.RuntimeLocator;
 import dev.remora.domain.discovery.RuntimeLocator.LocatedRuntime;
 import dev.remora.domain.locals.FrameVariablesReader;
+import dev.remora.domain.locals.ThreadNamesReader;
+import dev.remora.domain.model.InterpreterStacks;
+import dev.remora.domain.model.ThreadNames;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.model.ProcessStacks;
 import dev.remora.domain.nativestack.EvalCall;
@@ -25,6 +28,8 @@ import dev.remora.ports.ProcessImage;
 import dev.remora.ports.RemoteMemory;
 import dev.remora.ports.ThreadCpuClocks;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +62,8 @@ public final class PythonProcess {
     private AsyncGraphBuilder asyncio;
     private EvalCalls evalCalls;
     private Interpreters evalCallThreads;
+    private ThreadNamesReader threadNames;
+    private Interpreters namedThreads;
     private long walks;
 
     private PythonProcess(ProcessImage image, RemoteMemory memory, LocatedRuntime runtime) {
@@ -202,7 +209,58 @@ public final class PythonProcess {
                 break;
             }
         }
-        return new ProcessStacks(image.pid(), offsets.version(), memory.backendName(), collector.interpreters());
+        return new ProcessStacks(image.pid(), offsets.version(), memory.backendName(), named(collector.interpreters()));
+    }
+
+    /** The stacks with each thread's name, where the target's threading module gives one. */
+    private List<InterpreterStacks> named(List<InterpreterStacks> interpreters) {
+        ThreadNames names;
+        try {
+            names = threadNames();
+        } catch (InspectionException e) {
+            return interpreters; // the stacks stand without names
+        }
+        return interpreters.stream().map(interp -> new InterpreterStacks(interp.interpreterId(),
+                interp.threads().stream().map(t -> t.named(names.of(t.threadId()))).toList(), interp.notStarted())).toList();
+    }
+
+    /**
+     * Each thread's name as its interpreter's {@code threading} module knows it, by OS thread id, read
+     * now; an interpreter whose names cannot be read is named among the problems, not thrown.
+     */
+    public ThreadNames threadNames() throws InspectionException {
+        Optional<VariableLayout> layout = offsets.variables();
+        if (layout.isEmpty()) {
+            return new ThreadNames(Map.of(), List.of("CPython %s: this build's layout does not say where objects keep their fields"
+                    .formatted(offsets.version())));
+        }
+        if (threadNames == null) {
+            threadNames = new ThreadNamesReader(memory, offsets, layout.get());
+            namedThreads = new Interpreters(reader, offsets, runtime.address(), image.pid());
+        }
+        Interpreters.Listing listing;
+        try {
+            listing = namedThreads.listing();
+        } catch (MemoryAccessException e) {
+            throw Failures.from(e, image.pid());
+        }
+        Map<Long, Map<Long, String>> byInterpreter = new HashMap<>();
+        List<String> problems = new ArrayList<>();
+        for (long interpreter : listing.interpreters()) {
+            try {
+                byInterpreter.put(interpreter, threadNames.read(interpreter));
+            } catch (ThreadNamesReader.Unreadable e) {
+                problems.add(e.getMessage());
+            }
+        }
+        Map<Long, String> byThread = new HashMap<>();
+        for (Interpreters.ThreadRef thread : listing.threads()) {
+            String name = byInterpreter.getOrDefault(thread.interpreter(), Map.of()).get(thread.ident());
+            if (name != null && thread.nativeId() > 0) {
+                byThread.putIfAbsent(thread.nativeId(), name);
+            }
+        }
+        return new ThreadNames(byThread, problems);
     }
 
     /**

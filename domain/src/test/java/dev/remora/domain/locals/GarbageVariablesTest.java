@@ -13,6 +13,8 @@ import dev.remora.ports.RemoteMemory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -126,6 +128,42 @@ class GarbageVariablesTest {
         public String backendName() {
             return "typed noise";
         }
+    }
+
+    /**
+     * Thread names read from noise: from an interpreter whose modules are noise, and from a
+     * registry of threads that is: each read ends with names or says why it could not, within a
+     * bound of reads, however the noise links dicts, threads and their attributes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"3.10", "3.11", "3.12", "3.13", "3.14", "3.15"})
+    void threadNamesFromNoiseAreReadOrSaidUnreadable(String minor) throws Exception {
+        DebugOffsets offsets = offsets(minor);
+        java.util.Map<String, Integer> outcomes = new java.util.TreeMap<>();
+        for (long seed = 1; seed <= 300; seed++) {
+            TypedNoise memory = new TypedNoise(seed, offsets);
+            ThreadNamesReader reader = new ThreadNamesReader(memory, offsets, offsets.variables().orElseThrow());
+            long address = TypedNoise.OBJECTS + (Noise.mix(seed) & (WINDOW_BYTES / 2 - 1) & ~7L);
+            for (int asked = 0; asked < 3; asked++) {
+                long before = memory.reads.get();
+                String outcome;
+                try {
+                    if (asked == 2) {
+                        outcome = reader.attribute(address, "_name") == 0 ? "none" : "found";
+                    } else {
+                        var names = asked == 0 ? reader.read(address) : reader.namesIn(address);
+                        outcome = names.isEmpty() ? "none" : "named";
+                    }
+                } catch (ThreadNamesReader.Unreadable e) {
+                    outcome = "unreadable";
+                } catch (ObjectMemory.BadObject | MemoryAccessException e) {
+                    outcome = "bad object";
+                }
+                outcomes.merge(List.of("interpreter: ", "registry: ", "thread: ").get(asked) + outcome, 1, Integer::sum);
+                assertThat(memory.reads.get() - before).as("reads of seed %d", seed).isLessThan(1L << 22);
+            }
+        }
+        assertThat(outcomes.keySet()).as("outcomes: %s", outcomes).contains("interpreter: unreadable", "registry: bad object", "thread: none");
     }
 
     @ParameterizedTest

@@ -55,7 +55,11 @@ public final class JsonDumpWriter implements DumpWriter {
     }
 
     private static void thread(JsonWriter json, long interpreterId, ThreadStack thread, NativeDump nativeDump) throws IOException {
-        json.beginObject().name("thread_id").value(thread.threadId()).name("status").beginArray();
+        json.beginObject().name("thread_id").value(thread.threadId());
+        if (thread.name().isPresent()) {
+            json.name("name").value(thread.name().get());
+        }
+        json.name("status").beginArray();
         for (ThreadStatus status : thread.status().stream().sorted().toList()) {
             json.value(status.label());
         }

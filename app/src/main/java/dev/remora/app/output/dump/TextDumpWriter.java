@@ -34,8 +34,8 @@ public final class TextDumpWriter implements DumpWriter {
         for (InterpreterStacks interp : stacks.interpreters()) {
             for (ThreadStack thread : signalledFirst(interp.threads(), nativeDump)) {
                 out.println();
-                String where = several ? "Interpreter %d, thread %d".formatted(interp.interpreterId(), thread.threadId())
-                        : "Thread %d".formatted(thread.threadId());
+                String where = (several ? "Interpreter %d, thread %d".formatted(interp.interpreterId(), thread.threadId())
+                        : "Thread %d".formatted(thread.threadId())) + thread.name().map(n -> " \"" + n + "\"").orElse("");
                 String signal = nativeDump.signalOf(thread.threadId()).map(s -> "; " + s).orElse("");
                 out.printf("%s (%s%s; most recent call first):%n", where, describe(thread), signal);
                 MixedStack mixed = nativeDump.stacks().get(new ThreadKey(interp.interpreterId(), thread.threadId()));
