@@ -49,6 +49,7 @@ final class ProfileSession {
     private static final long WARM_UP_NANOS = 300_000_000L;
 
     private final PythonProcess process;
+    private final ThreadNaming naming;
     private final ProcessImage image;
     private final RemoteMemory memory;
     private final ProfileOptions options;
@@ -73,6 +74,7 @@ final class ProfileSession {
         this.firstTick = firstTick;
         this.process = process;
         this.image = ports.image();
+        this.naming = new ThreadNaming(process::threadNames, image);
         this.memory = ports.memory();
         this.options = options;
         this.output = output;
@@ -169,7 +171,7 @@ final class ProfileSession {
             if (listener.drewLine) {
                 err.println();
             }
-            nameThreads(builder.profile());
+            naming.nameAllThreads(builder.profile());
             targetExited = sampler.targetExited();
             summary(stats, interrupted.get(), targetExited);
             output.write(builder.profile());
@@ -305,16 +307,6 @@ final class ProfileSession {
         return millis / 1000 + (end == 0 ? "" : "." + fraction.substring(0, end));
     }
 
-    private void nameThreads(Profile profile) {
-        ThreadTable threads = profile.threads();
-        for (int i = 0; i < threads.size(); i++) {
-            if (threads.get(i).name().isEmpty()) {
-                int index = i;
-                image.threadName(threads.get(i).threadId()).ifPresent(name -> threads.name(index, name));
-            }
-        }
-    }
-
     private void summary(SamplingStats stats, boolean interrupted, boolean exited) {
         // Built whole, then printed at once: with --subprocesses, several sessions end together.
         java.io.StringWriter text = new java.io.StringWriter();
@@ -355,7 +347,7 @@ final class ProfileSession {
 
         @Override
         public void tick(Profile profile, SamplerProgress live) {
-            nameThreads(profile);
+            naming.nameNewThreads(profile);
             output.progress(live);
             if (!output.ownsTerminal() && (options.realtimeStats || progress)) {
                 err.printf(Locale.ROOT, "\r\033[KSamples: %d  rate: %.1f Hz  last call: %.1f µs  errors: %.2f%%  missed: %d",
