@@ -1,6 +1,7 @@
 package dev.remora.app.cli;
 
 import dev.remora.app.output.profile.pstats.PstatsRows;
+import dev.remora.app.output.profile.pstats.TableStyle;
 import dev.remora.app.output.profile.pstats.PstatsTable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -32,6 +33,10 @@ public final class OutputOptions {
     @Option(names = "--pstats-lines", description = "pstats: a row per function and line executed, as CPython's "
             + "sampling profiler gives them, instead of one per function.")
     boolean pstatsLines;
+
+    @Option(names = "--cpython-table", description = "pstats: the table exactly as CPython 3.15's sampling profiler "
+            + "prints it (a row per line executed, each time column in its own unit, its summary's wording), to compare the two.")
+    boolean cpythonTable;
 
     @Option(names = "--browser", description = "Open the HTML output (--flamegraph) with the desktop's opener (xdg-open).")
     boolean browser;
@@ -144,7 +149,11 @@ public final class OutputOptions {
     };
 
     PstatsRows pstatsRows() {
-        return pstatsLines ? PstatsRows.EXECUTING_LINES : PstatsRows.FUNCTIONS;
+        return pstatsLines || cpythonTable ? PstatsRows.EXECUTING_LINES : PstatsRows.FUNCTIONS;
+    }
+
+    TableStyle tableStyle() {
+        return cpythonTable ? TableStyle.CPYTHON : TableStyle.REMORA;
     }
 
     PstatsTable.SortKey sortKey() {

@@ -189,7 +189,8 @@ final class ProfileOutput implements ProfileSink {
         }
         if (file.isEmpty()) {
             synchronized (out) { // several processes' tables, with --subprocesses: one after the other
-                new PstatsTable(options.sortKey(), options.limit, !options.noSummary, options.pstatsRows()).print(profile, out);
+                new PstatsTable(options.sortKey(), options.limit, !options.noSummary, options.pstatsRows(), options.tableStyle())
+                        .print(profile, out);
                 out.flush();
             }
             return;

@@ -28,6 +28,19 @@ class ProfileOutputOptionsTest {
     }
 
     @Test
+    void cpythonTableGivesCpythonsWordingAndTheDefaultSpeaksOfSamples() throws Exception {
+        try (ParkedTarget target = ParkedThreads.start(TargetInterpreters.all().getFirst())) {
+            RemoraCli ours = RemoraCli.run("attach", "-d", "0.3", "-a", target.pid());
+            RemoraCli cpython = RemoraCli.run("attach", "-d", "0.3", "-a", "--cpython-table", target.pid());
+            assertThat(ours.exitCode()).as(ours.err()).isZero();
+            assertThat(cpython.exitCode()).as(cpython.err()).isZero();
+            assertThat(ours.out()).contains("Hot Spots (most samples in the function itself):").doesNotContain("calls");
+            assertThat(cpython.out()).contains("Functions with Highest Direct/Cumulative Ratio (Hot Spots):")
+                    .containsPattern(" \\d+\\.\\d{3}  ");
+        }
+    }
+
+    @Test
     void browserGoesWithHtmlOutputs() {
         RemoraCli run = RemoraCli.run("attach", "--browser", "--collapsed", "1");
         assertThat(run.exitCode()).isEqualTo(2);

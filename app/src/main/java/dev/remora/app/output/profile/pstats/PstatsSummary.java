@@ -12,8 +12,11 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The "Summary of Interesting Functions" under the pstats table: the shown rows added up per
- * function (all its lines together), then three top-3 lists. Worded and ordered as CPython 3.15
- * prints it; a list entry whose condition fails is left out, not replaced by the next one.
+ * function (all its lines together), then three top-3 lists: where the samples fall in a function
+ * itself, where they fall in its callees, and how much more they fall under it than in it. In
+ * CPython's style worded and ordered as CPython 3.15 prints it (hot spots by ratio, samples called
+ * calls); in Remora's, worded in samples, hot spots ranked by them. A list entry whose condition
+ * fails is left out, not replaced by the next one.
  */
 final class PstatsSummary {
 
@@ -46,9 +49,36 @@ final class PstatsSummary {
         });
     }
 
-    void print(PrintWriter out) {
+    void print(PrintWriter out, TableStyle style) {
         PstatsTable.line(out, "");
         PstatsTable.line(out, "Summary of Interesting Functions:");
+        if (style == TableStyle.CPYTHON) {
+            printAsCpython(out);
+            return;
+        }
+        section(out, "Hot Spots (most samples in the function itself)", f -> f.direct,
+                f -> f.direct > 0
+                        ? samples(f.direct) + " in it, " + samples(f.cumulative) + " with its callees: " + f.label()
+                        : null);
+        section(out, "Most Samples in Callees", f -> f.cumulative - f.direct,
+                f -> f.cumulative > f.direct
+                        ? samples(f.cumulative - f.direct) + " in callees, on the stack in "
+                          + PyText.fixed(PstatsTable.percent(f.cumulative, total), 1) + "%: " + f.label()
+                        : null);
+        section(out, "Most Time Passed on to Callees (Cumulative/Direct)",
+                f -> f.direct > 0 ? (double) f.cumulative / f.direct : 0,
+                f -> f.direct > 0 && f.cumulative > f.direct
+                        ? PyText.fixed((double) f.cumulative / f.direct, 1) + "x: " + f.cumulative + " with its callees, "
+                          + f.direct + " in it: " + f.label()
+                        : null);
+    }
+
+    /** {@code count} samples and their share, as {@code "482 samples (50.1%)"}. */
+    private String samples(long count) {
+        return count + (count == 1 ? " sample (" : " samples (") + PyText.fixed(PstatsTable.percent(count, total), 1) + "%)";
+    }
+
+    private void printAsCpython(PrintWriter out) {
         section(out, "Functions with Highest Direct/Cumulative Ratio (Hot Spots)",
                 f -> f.cumulative > 0 ? (double) f.direct / f.cumulative : 0,
                 f -> f.direct > 0 && f.cumulative > 0

@@ -11,9 +11,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The pstats table printed at the end of a profile, laid out, ordered and worded as CPython 3.15's
- * sampling profiler prints it, so that the two can be compared line by line. Rows are functions at
- * a line after directories are stripped from file names; the summary follows when asked for.
+ * The pstats table printed at the end of a profile, laid out and ordered as CPython 3.15's sampling
+ * profiler prints it; in its own {@link TableStyle} or, for comparing the two line by line, in
+ * CPython's exactly. Rows are functions (or functions at a line) after directories are stripped from
+ * file names; the summary follows when asked for.
  */
 public final class PstatsTable {
 
@@ -73,8 +74,9 @@ public final class PstatsTable {
     private final int limit;
     private final boolean summary;
     private final PstatsRows rows;
+    private final TableStyle style;
 
-    /** A table in {@code sort} order with at most {@code limit} rows, followed by the summary. */
+    /** A table in CPython's style, in {@code sort} order with at most {@code limit} rows, followed by the summary. */
     public PstatsTable(SortKey sort, int limit) {
         this(sort, limit, true);
     }
@@ -90,10 +92,16 @@ public final class PstatsTable {
 
     /** @param rows what one row stands for: a function, or a function at a line */
     public PstatsTable(SortKey sort, int limit, boolean summary, PstatsRows rows) {
+        this(sort, limit, summary, rows, TableStyle.CPYTHON);
+    }
+
+    /** @param style how the table's times and summary read */
+    public PstatsTable(SortKey sort, int limit, boolean summary, PstatsRows rows, TableStyle style) {
         this.sort = sort;
         this.limit = limit;
         this.summary = summary;
         this.rows = rows;
+        this.style = style;
     }
 
     public void print(Profile profile, PrintWriter out) {
@@ -111,8 +119,11 @@ public final class PstatsTable {
         rows.sort(sort.order(total)); // List.sort is stable, as Python's sort is
         rows = rows.subList(0, sliceEnd(rows.size()));
 
-        TimeUnit tot = TimeUnit.forMax(rows.stream().mapToDouble(e -> e.tottime).max().orElse(0));
-        TimeUnit cum = TimeUnit.forMax(rows.stream().mapToDouble(e -> e.cumtime).max().orElse(0));
+        double maxTot = rows.stream().mapToDouble(e -> e.tottime).max().orElse(0);
+        double maxCum = rows.stream().mapToDouble(e -> e.cumtime).max().orElse(0);
+        TimeUnit tot = style == TableStyle.CPYTHON ? TimeUnit.forMax(maxTot) : TimeUnit.forMax(Math.max(maxTot, maxCum));
+        TimeUnit cum = style == TableStyle.CPYTHON ? TimeUnit.forMax(maxCum) : tot;
+        int decimals = style == TableStyle.CPYTHON ? 3 : tot.decimalsFor(profile.info().intervalNanos());
         String totHeader = "tottime (" + tot.name + ")";
         String cumHeader = "cumtime (" + cum.name + ")";
         int totWidth = Math.max(12, totHeader.length());
@@ -125,9 +136,9 @@ public final class PstatsTable {
             line(out, String.join("  ",
                     PyText.right(e.direct + "/" + e.cumulative, 15),
                     PyText.right(PyText.fixed(percent(e.direct, total), 1), 8),
-                    PyText.right(PyText.fixed(e.tottime * tot.scale, 3), totWidth),
+                    PyText.right(PyText.fixed(e.tottime * tot.scale, decimals), totWidth),
                     PyText.right(PyText.fixed(percent(e.cumulative, total), 1), 8),
-                    PyText.right(PyText.fixed(e.cumtime * cum.scale, 3), cumWidth),
+                    PyText.right(PyText.fixed(e.cumtime * cum.scale, decimals), cumWidth),
                     e.key.label()));
         }
         line(out, "");
@@ -139,7 +150,7 @@ public final class PstatsTable {
         line(out, "  cumtime: Estimated cumulative time (including time in called functions)");
         line(out, "  filename:lineno(function): Function location and name");
         if (summary && !rows.isEmpty()) {
-            new PstatsSummary(rows, total).print(out);
+            new PstatsSummary(rows, total).print(out, style);
         }
         out.flush();
     }
@@ -170,6 +181,20 @@ public final class PstatsTable {
                 return new TimeUnit("ms", 1000.0);
             }
             return new TimeUnit("\u03bcs", 1e6);
+        }
+
+        /** The decimals that show one sampling interval in this unit: what the samples can resolve. */
+        int decimalsFor(long intervalNanos) {
+            if (intervalNanos <= 0) {
+                return 3; // no interval known (a capture that does not say): as CPython shows it
+            }
+            double interval = intervalNanos / 1e9 * scale;
+            int decimals = 0;
+            while (decimals < 6 && interval > 0 && interval < 0.999_999) {
+                interval *= 10;
+                decimals++;
+            }
+            return decimals;
         }
     }
 }

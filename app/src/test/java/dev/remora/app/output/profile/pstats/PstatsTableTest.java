@@ -38,7 +38,7 @@ class PstatsTableTest {
     }
 
     @Test
-    void defaultTableIsCpythonsTextExactly() {
+    void cpythonStyleIsCpythonsTextExactly() {
         String expected = """
                 Profile Stats:
                        nsamples   sample%  tottime (ms)    cumul%  cumtime (ms)  filename:lineno(function)
@@ -70,6 +70,69 @@ class PstatsTableTest {
                   2.0x call magnification, 1 indirect calls from 1 direct: r.py:(rec)
                 """;
         assertThat(print(new PstatsTable(PstatsTable.DEFAULT_SORT, PstatsTable.DEFAULT_LIMIT), Stacks.small())).isEqualTo(expected);
+    }
+
+    @Test
+    void remorasStyleShowsOneUnitToTheIntervalAndASummaryInSamples() {
+        String table = print(new PstatsTable(PstatsTable.DEFAULT_SORT, PstatsTable.DEFAULT_LIMIT, true, PstatsRows.FUNCTIONS,
+                TableStyle.REMORA), Stacks.small());
+        assertThat(table).isEqualTo("""
+                Profile Stats:
+                       nsamples   sample%  tottime (ms)    cumul%  cumtime (ms)  filename:lineno(function)
+                            4/4      50.0             4      50.0             4  t.py:23(sleeper)
+                            2/2      25.0             2      25.0             2  ~:0(<GC>)
+                            1/3      12.5             1      37.5             3  t.py:17(gcwork)
+                            1/1      12.5             1      12.5             1  r.py:5(rec)
+                            0/3       0.0             0      37.5             3  t.py:30(main)
+                            0/6       0.0             0      75.0             6  t.py:40(<module>)
+                            0/3       0.0             0      37.5             3  t.py:31(main)
+                            0/1       0.0             0      12.5             1  r.py:9(rec)
+                            0/2       0.0             0      25.0             2  r.py:2(run)
+                """ + LEGEND + """
+
+                Summary of Interesting Functions:
+
+                Hot Spots (most samples in the function itself):
+                  4 samples (50.0%) in it, 4 samples (50.0%) with its callees: t.py:(sleeper)
+                  2 samples (25.0%) in it, 2 samples (25.0%) with its callees: ~:(<GC>)
+                  1 sample (12.5%) in it, 3 samples (37.5%) with its callees: t.py:(gcwork)
+
+                Most Samples in Callees:
+                  6 samples (75.0%) in callees, on the stack in 75.0%: t.py:(main)
+                  6 samples (75.0%) in callees, on the stack in 75.0%: t.py:(<module>)
+                  2 samples (25.0%) in callees, on the stack in 37.5%: t.py:(gcwork)
+
+                Most Time Passed on to Callees (Cumulative/Direct):
+                  3.0x: 3 with its callees, 1 in it: t.py:(gcwork)
+                  2.0x: 2 with its callees, 1 in it: r.py:(rec)
+                """);
+    }
+
+    @Test
+    void remorasStyleShowsBothTimeColumnsInOneUnitToThePrecisionOfTheInterval() {
+        // 1.5 s and 2 ms at 1 ms: both in seconds, to the millisecond.
+        Profile mixed = new ProfileFixture(ProfileMode.WALL, 1_000_000)
+                .repeat(2, 1, frame("f", "/a.py", 1)).repeat(1500, 1, frame("g", "/a.py", 2), frame("f", "/a.py", 1)).finish();
+        assertThat(rows(print(remoras(), mixed))).containsExactly(
+                "      1500/1500      99.9         1.500      99.9         1.500  a.py:2(g)",
+                "         2/1502       0.1         0.002     100.0         1.502  a.py:1(f)");
+        // 500 µs at 100 µs: whole microseconds.
+        Profile micro = new ProfileFixture(ProfileMode.WALL, 100_000)
+                .repeat(5, 1, frame("f", "/a.py", 1), frame("g", "/a.py", 2)).finish();
+        assertThat(print(remoras(), micro)).contains("""
+                       nsamples   sample%  tottime (\u03bcs)    cumul%  cumtime (\u03bcs)  filename:lineno(function)
+                            5/5     100.0           500     100.0           500  a.py:1(f)
+                            0/5       0.0             0     100.0           500  a.py:2(g)
+                """);
+        // 50 ms at 10 kHz: a tenth of a millisecond.
+        Profile fast = new ProfileFixture(ProfileMode.WALL, 100_000)
+                .repeat(500, 1, frame("f", "/a.py", 1)).finish();
+        assertThat(rows(print(remoras(), fast))).containsExactly(
+                "        500/500     100.0          50.0     100.0          50.0  a.py:1(f)");
+    }
+
+    private static PstatsTable remoras() {
+        return new PstatsTable(SortKey.nsamples, 15, false, PstatsRows.FUNCTIONS, TableStyle.REMORA);
     }
 
     @Test
