@@ -56,8 +56,11 @@ public final class LiveScreen {
         out.add(String.format(Locale.ROOT, "Remora top%s  pid %d  Python %s  %s mode  %s", view.paused() ? "  [paused]" : "",
                 h.pid(), h.python(), h.mode(), shown));
         out.add("Keys: 1-5 sort  t thread  p pause  q quit    sorted by " + view.sort().title);
-        out.add(String.format(Locale.ROOT, "Sampled: elapsed %.0fs  rate %.0f Hz  samples %d  errors %.2f%%%s",
-                h.elapsedSeconds(), h.rate(), h.samples(), h.errorPercent(),
+        // One thread shown: its own samples, of all the run's, so that the header counts what the table does.
+        String samples = view.thread() < 0 || view.thread() >= threads.size() ? Long.toString(h.samples())
+                : threads.get(view.thread()).allSamples() + " of " + h.samples();
+        out.add(String.format(Locale.ROOT, "Sampled: elapsed %.0fs  rate %.0f Hz  samples %s  errors %.2f%%%s",
+                h.elapsedSeconds(), h.rate(), samples, h.errorPercent(),
                 h.errorReasons().isEmpty() ? "" : "  (" + h.errorReasons() + ")"));
         out.add(String.format(Locale.ROOT, "%8s %8s %10s %10s  %s", "%Own", "%Total", "OwnTime", "TotalTime", "Function (file)"));
         Map<Function, Counts> window = new HashMap<>();

@@ -72,6 +72,29 @@ class LiveViewTest {
     }
 
     @Test
+    void atEightyByTwentyFourTheHeaderFitsAndSaysWhichThreadsTheTableCounts() throws Exception {
+        startTarget(3, 3600);
+        startTop(80, 24, "-a");
+        String screen = window.await(s -> s.contains("napper (live_threads.py)"), "the table");
+        List<String> header = screen.lines().limit(3).toList();
+        // Cut at 80 columns, a header line would lose its end: each must still end as it is made to.
+        assertThat(header.get(0)).startsWith("Remora top  pid " + target.pid()).endsWith("wall mode  all threads");
+        assertThat(header.get(2)).matches("Sampled: elapsed \\d+s  rate \\d+ Hz  samples \\d+  errors \\d+\\.\\d\\d%");
+
+        window.keys("t");
+        String one = window.await(s -> s.contains("  thread "), "one thread shown");
+        // The lowest thread id first: the main thread, named as threading names it, its samples of the run's.
+        assertThat(one.lines().findFirst().orElseThrow()).endsWith("thread " + target.pid() + " [MainThread]");
+        java.util.regex.Matcher counts = java.util.regex.Pattern.compile("samples (\\d+) of (\\d+)").matcher(one);
+        assertThat(counts.find()).as("the samples line of %s", one).isTrue();
+        assertThat(Long.parseLong(counts.group(1))).isPositive().isLessThan(Long.parseLong(counts.group(2)));
+
+        window.keys("q");
+        assertThat(window.awaitExit()).isEqualTo("0");
+        assertThat(window.captureWithHistory()).contains("q stops and leaves the last table.").doesNotContain("writes the profile");
+    }
+
+    @Test
     void ctrlCQuitsAsQDoes() throws Exception {
         startTarget(2, 3600);
         startTop(120, 30);
