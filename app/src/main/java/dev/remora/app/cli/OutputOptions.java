@@ -53,9 +53,11 @@ public final class OutputOptions {
         boolean collapsed;
         @Option(names = "--flamegraph", description = "A self-contained interactive HTML flamegraph.")
         boolean flamegraph;
-        @Option(names = "--speedscope", description = "speedscope JSON.")
+        @Option(names = "--speedscope", description = "speedscope JSON. Its timelines keep every sample in memory "
+                + "(about 22 bytes each); the other formats keep counts.")
         boolean speedscope;
-        @Option(names = "--gecko", description = "Firefox Profiler (gecko) JSON.")
+        @Option(names = "--gecko", description = "Firefox Profiler (gecko) JSON. Its timelines keep every sample in "
+                + "memory (about 22 bytes each); the other formats keep counts.")
         boolean gecko;
         @Option(names = "--pprof", description = "pprof: gzipped profile.proto.")
         boolean pprof;

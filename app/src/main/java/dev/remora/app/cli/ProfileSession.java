@@ -1,6 +1,7 @@
 package dev.remora.app.cli;
 
 import dev.remora.adapters.vmreadv.PerfTaskClocks;
+import dev.remora.app.profiling.HeapWatch;
 import dev.remora.app.profiling.RealtimeWakeups;
 import dev.remora.app.profiling.Sampler;
 import dev.remora.app.profiling.SamplerListener;
@@ -19,6 +20,7 @@ import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileBuilder;
 import dev.remora.domain.profile.ProfileInfo;
 import dev.remora.domain.profile.ProfileMode;
+import dev.remora.domain.profile.SampleKeeping;
 import dev.remora.domain.profile.SamplingStats;
 import dev.remora.domain.profile.ThreadTable;
 import dev.remora.domain.walk.PythonProcess;
@@ -134,6 +136,15 @@ final class ProfileSession {
         }
     }
 
+    /**
+     * Timelines (gecko, speedscope) need every sample's time; every other output keeps counts, so that
+     * the memory of a long run stays as large as what it saw is varied.
+     */
+    private SampleKeeping keeping() {
+        return options.format() == OutputFormat.gecko || options.format() == OutputFormat.speedscope
+                ? SampleKeeping.EVERY_SAMPLE : SampleKeeping.COUNTS;
+    }
+
     private boolean cpuState() {
         return options.mode == ProfileMode.CPU || options.format() == OutputFormat.gecko;
     }
@@ -142,13 +153,15 @@ final class ProfileSession {
         int unsampledThreads = warmUp();
         ProfileInfo info = new ProfileInfo(process.pid(), process.version().toString(), process.backendName(), options.mode,
                 options.rate.intervalNanos(), System.currentTimeMillis());
-        ProfileBuilder builder = new ProfileBuilder(info);
+        ProfileBuilder builder = new ProfileBuilder(info, keeping());
         Listener listener = new Listener();
         Sampler sampler = new Sampler(source(walkOptions()), builder,
                 new Sampler.Settings(options.rate.intervalNanos(), durationNanos, WINDOW_NANOS), listener,
                 options.normalPriority ? SamplerPriority.UNCHANGED : new RealtimeWakeups());
 
         AtomicBoolean interrupted = new AtomicBoolean();
+        HeapWatch heap = HeapWatch.ofThisJvm();
+        BooleanSupplier heapFull = () -> heap.nearlyFull() || builder.profile().samples().full();
         CountDownLatch written = new CountDownLatch(1);
         Thread onInterrupt = new Thread(() -> {
             interrupted.set(true);
@@ -164,12 +177,18 @@ final class ProfileSession {
         try {
             SamplingStats stats;
             try {
-                stats = sampler.run(() -> interrupted.get() || output.stopRequested(), targetAlive);
+                stats = sampler.run(() -> interrupted.get() || output.stopRequested() || heapFull.getAsBoolean(), targetAlive);
             } finally {
                 output.samplingEnded(); // the live view gives the terminal back, whatever happened
             }
             if (listener.drewLine) {
                 err.println();
+            }
+            if (heap.stopped() || builder.profile().samples().full()) {
+                err.println("Stopped early: the profile filled " + Math.round(HeapWatch.FULL * 100) + "% of the heap ("
+                        + HeapWatch.maxMebibytes() + " MiB); writing what was collected. "
+                        + (keeping() == SampleKeeping.EVERY_SAMPLE ? "--" + options.format() + " keeps every sample;"
+                        + " other formats keep counts, or JAVA_OPTS=-Xmx... gives more heap." : "JAVA_OPTS=-Xmx... gives more heap."));
             }
             naming.nameAllThreads(builder.profile());
             targetExited = sampler.targetExited();

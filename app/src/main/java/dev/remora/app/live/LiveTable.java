@@ -56,7 +56,7 @@ public final class LiveTable {
         CallTree tree = profile.tree();
         Map<Integer, Integer> perNode = new HashMap<>();
         for (int s = from; s < to; s++) {
-            perNode.merge(log.node(s), 1, Integer::sum);
+            perNode.merge(log.node(s), log.weight(s), Integer::sum);
         }
         Set<Function> seen = new HashSet<>();
         for (Map.Entry<Integer, Integer> e : perNode.entrySet()) {

@@ -140,7 +140,7 @@ public final class Sampler {
             // Progress first: a window shown with it (the live view's header) then speaks of the same moment.
             if (done - lastTick >= SECOND) {
                 lastTick = done;
-                listener.tick(builder.profile(), new SamplerProgress(attempts, builder.profile().samples().size(),
+                listener.tick(builder.profile(), new SamplerProgress(attempts, builder.profile().samples().total(),
                         builder.errors(), missed, done - start, lastCall));
                 if (!targetAlive.getAsBoolean()) {
                     targetExited = true;
@@ -150,7 +150,8 @@ public final class Sampler {
             if (done - lastWindow >= settings.windowNanos()) {
                 int end = builder.profile().samples().size();
                 listener.window(builder.profile(), windowStart, end);
-                windowStart = end;
+                builder.windowHandedOn();
+                windowStart = builder.profile().samples().size();
                 lastWindow = done;
             }
         }
@@ -165,7 +166,8 @@ public final class Sampler {
         if (end > windowStart) {
             listener.window(builder.profile(), windowStart, end);
         }
-        SamplingStats stats = new SamplingStats(attempts, end, builder.errors(), missed, elapsed);
+        builder.windowHandedOn();
+        SamplingStats stats = new SamplingStats(attempts, builder.profile().samples().total(), builder.errors(), missed, elapsed);
         builder.finish(stats);
         return stats;
     }

@@ -75,7 +75,7 @@ public final class Profile {
     public long[] countsPerNode() {
         long[] counts = new long[tree.size()];
         for (int i = 0; i < samples.size(); i++) {
-            counts[samples.node(i)]++;
+            counts[samples.node(i)] += samples.weight(i);
         }
         return counts;
     }

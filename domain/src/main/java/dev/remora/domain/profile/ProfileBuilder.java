@@ -30,10 +30,27 @@ public final class ProfileBuilder implements StackVisitor {
     private int tailNode = -1;
     private long now;
     private final long[] errors = new long[StackProblem.Kind.values().length];
+    private final SampleKeeping keeping;
 
+    /** A profile that keeps every sample with its time. */
     public ProfileBuilder(ProfileInfo info) {
+        this(info, SampleKeeping.EVERY_SAMPLE);
+    }
+
+    public ProfileBuilder(ProfileInfo info, SampleKeeping keeping) {
         this.profile = new Profile(info, new FrameTable(), new CallTree(), new ThreadTable(), new SampleLog());
         this.mode = info.mode();
+        this.keeping = keeping;
+    }
+
+    /**
+     * Says that the samples so far were handed on (to the live view, a stream): a profile that keeps
+     * counts folds them now. Entries before the log's size afterwards are not a window's any more.
+     */
+    public void windowHandedOn() {
+        if (keeping == SampleKeeping.COUNTS) {
+            profile.samples().fold();
+        }
     }
 
     /** The profile so far; it keeps growing while sampling goes on. */

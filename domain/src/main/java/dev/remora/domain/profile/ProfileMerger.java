@@ -44,7 +44,11 @@ public final class ProfileMerger {
                         SourceLocation.NONE))
                 .toList();
         for (Sample sample : samples) {
-            replay(parts.get(sample.part()).profile(), sample.index(), sample.time(), roots.get(sample.part()), merged);
+            // A folded entry stands for several samples: each is replayed, at its first one's time.
+            Profile from = parts.get(sample.part()).profile();
+            for (int copy = 0; copy < from.samples().weight(sample.index()); copy++) {
+                replay(from, sample.index(), sample.time(), roots.get(sample.part()), merged);
+            }
         }
         nameThreads(parts, merged.profile());
         merged.finish(totals(parts, start));

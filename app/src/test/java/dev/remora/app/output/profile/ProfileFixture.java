@@ -8,6 +8,7 @@ import dev.remora.domain.profile.ProfileBuilder;
 import dev.remora.domain.profile.ProfileMerger;
 import dev.remora.domain.profile.ProfileInfo;
 import dev.remora.domain.profile.ProfileMode;
+import dev.remora.domain.profile.SampleKeeping;
 import dev.remora.domain.model.StackProblem;
 import dev.remora.domain.profile.SamplingStats;
 import dev.remora.domain.profile.StackErrors;
@@ -31,8 +32,19 @@ public final class ProfileFixture {
     }
 
     public ProfileFixture(int pid, ProfileMode mode, long intervalNanos) {
-        this.builder = new ProfileBuilder(new ProfileInfo(pid, "3.15.2", "vmreadv", mode, intervalNanos, 1_700_000_000_000L));
+        this(pid, mode, intervalNanos, SampleKeeping.EVERY_SAMPLE);
+    }
+
+    public ProfileFixture(int pid, ProfileMode mode, long intervalNanos, SampleKeeping keeping) {
+        this.builder = new ProfileBuilder(new ProfileInfo(pid, "3.15.2", "vmreadv", mode, intervalNanos, 1_700_000_000_000L),
+                keeping);
         this.intervalNanos = intervalNanos;
+    }
+
+    /** Ends a window, as the sampler does every second: a profile that keeps counts folds its samples. */
+    public ProfileFixture window() {
+        builder.windowHandedOn();
+        return this;
     }
 
     /**
@@ -83,7 +95,7 @@ public final class ProfileFixture {
     }
 
     public Profile finish() {
-        int samples = builder.profile().samples().size();
+        long samples = builder.profile().samples().total();
         builder.finish(new SamplingStats(samples + 2, samples, StackErrors.of(StackProblem.Kind.WALK_FAILED, 2), 1, time));
         return builder.profile();
     }

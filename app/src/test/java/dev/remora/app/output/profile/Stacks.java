@@ -5,6 +5,7 @@ import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.PseudoFrames;
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileMode;
+import dev.remora.domain.profile.SampleKeeping;
 
 import static dev.remora.app.output.profile.ProfileFixture.frame;
 
@@ -45,6 +46,11 @@ public final class Stacks {
      * without a line, more rows than the default limit.
      */
     public static Profile varied(ProfileMode mode) {
+        return varied(mode, SampleKeeping.EVERY_SAMPLE);
+    }
+
+    /** {@link #varied(ProfileMode)}, kept as {@code keeping} says, with windows ending between its stacks. */
+    public static Profile varied(ProfileMode mode, SampleKeeping keeping) {
         FrameInfo root = frame("_run_module_as_main", "<frozen runpy>", 198);
         FrameInfo runCode = frame("_run_code", "<frozen runpy>", 88);
         FrameInfo module = frame("<module>", "/srv/app/main.py", 3);
@@ -56,13 +62,15 @@ public final class Stacks {
         FrameInfo noLine = new FrameInfo("synthetic", "/srv/app/gen.py", SourceLocation.NONE);
         FrameInfo sameBase = frame("work", "/srv/lib/util.py", 10);
         FrameInfo sameBase2 = frame("work", "/opt/other/util.py", 10);
-        ProfileFixture f = new ProfileFixture(mode, 1_000_000);
+        ProfileFixture f = new ProfileFixture(ProfileFixture.PID, mode, 1_000_000, keeping);
         f.repeat(900, 1, frame("sleeper", "/srv/app/t.py", 23), module, runCode, root);
+        f.window();
         f.repeat(52, 1, frame("gcwork", "/srv/app/t.py", 17), module, runCode, root);
         f.repeat(7, 1, PseudoFrames.GC, frame("gcwork", "/srv/app/t.py", 17), module, runCode, root);
         f.repeat(400, 3, cafe, module, runCode, root);
         f.repeat(100, 3, stop, cafe, module, runCode, root);
         f.repeat(100, 3, deseret, module, runCode, root);
+        f.window();
         f.repeat(30, 4, quoted, bothQuotes, noLine, module, runCode, root);
         f.repeat(30, 4, bothQuotes, quoted, noLine, module, runCode, root);
         f.repeat(12, 4, sameBase, sameBase2, module, runCode, root);

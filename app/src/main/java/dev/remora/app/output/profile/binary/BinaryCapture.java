@@ -55,7 +55,8 @@ public final class BinaryCapture implements SampleStream {
         writeAt(samplesEnd, block);
         samplesEnd += block.length;
         // Until the sampling ends, the stats are those of the samples so far.
-        SamplingStats sofar = new SamplingStats(toSample, toSample, StackErrors.NONE, 0, profile.samples().time(toSample - 1));
+        long samples = profile.samples().total();
+        SamplingStats sofar = new SamplingStats(samples, samples, StackErrors.NONE, 0, profile.samples().lastTime());
         whole(profile, sofar);
     }
 

@@ -77,8 +77,11 @@ final class TachyonCapture {
                 sampled[0] = tables.frame(innermost, profile.frames().get(innermost), opcode);
             }
             ProfiledThread thread = profile.threads().get(tree.threadIndex(node));
-            records.sample(thread.threadId(), thread.interpreterId(), sampled, sampled.length, log.time(s) / 1000, log.status(s),
-                    block);
+            // A folded entry stands for several samples: the format has a record for each.
+            for (int copy = 0; copy < log.weight(s); copy++) {
+                records.sample(thread.threadId(), thread.interpreterId(), sampled, sampled.length, log.time(s) / 1000, log.status(s),
+                        block);
+            }
         }
         records.flush(block);
         byte[] raw = block.toArray();

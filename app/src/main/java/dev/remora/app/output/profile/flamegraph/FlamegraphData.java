@@ -131,7 +131,7 @@ final class FlamegraphData {
                 .name("mode").value(info.mode() == null ? null : info.mode().name().toLowerCase(Locale.ROOT))
                 .name("intervalNanos").value(info.intervalNanos())
                 .name("startEpochMillis").value(info.startEpochMillis())
-                .name("samples").value(profile.samples().size())
+                .name("samples").value(profile.samples().total())
                 .name("durationNanos").value(stats.elapsedNanos())
                 .name("ticks").value(stats.ticks())
                 .name("errors").value(stats.errors().total())

@@ -31,11 +31,11 @@ final class FlamegraphTree {
         /** Instructions samples ended on in this frame (with --opcodes), by name; made on the first one. */
         Map<String, Long> opcodes = Map.of();
 
-        void countOpcode(String name) {
+        void countOpcode(String name, long samples) {
             if (opcodes.isEmpty()) {
                 opcodes = new TreeMap<>();
             }
-            opcodes.merge(name, 1L, Long::sum);
+            opcodes.merge(name, samples, Long::sum);
         }
 
         private Node(Node parent, String function, String file, int line) {
@@ -91,7 +91,7 @@ final class FlamegraphTree {
         for (int i = 0; i < profile.samples().size(); i++) {
             int opcode = profile.samples().opcode(i);
             if (opcode >= 0) {
-                merged[profile.samples().node(i)].countOpcode(profile.opcodeName(opcode));
+                merged[profile.samples().node(i)].countOpcode(profile.opcodeName(opcode), profile.samples().weight(i));
             }
         }
         // Children were created after their parents: in reverse, every child is complete before it is added up.

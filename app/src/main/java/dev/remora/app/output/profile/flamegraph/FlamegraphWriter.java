@@ -28,7 +28,7 @@ public final class FlamegraphWriter implements ProfileWriter {
      * {@code baseline} (named {@code name} on the page).
      */
     public FlamegraphWriter(String name, Profile baseline) {
-        this.baseline = Optional.of(new FlamegraphData.Baseline(name, baseline.samples().size(), FlamegraphTree.of(baseline)));
+        this.baseline = Optional.of(new FlamegraphData.Baseline(name, baseline.samples().total(), FlamegraphTree.of(baseline)));
     }
 
     @Override

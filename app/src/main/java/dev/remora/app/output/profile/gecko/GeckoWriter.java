@@ -56,7 +56,7 @@ public final class GeckoWriter implements ProfileWriter {
         boolean[] collectingGarbage = collectingGarbage(profile);
         // A sample stands for the interval it starts, so states seen at the last sample last until
         // one interval after it (CPython ends them at the last sample, as markers of no length).
-        long end = lastSampleTime(profile.samples()) + achievedIntervalNanos(profile);
+        long end = profile.samples().lastTime() + achievedIntervalNanos(profile);
         int[][] nodes = GeckoThreadTables.nodesByThread(profile.tree(), profile.threads().size());
         int[] stackOfNode = new int[profile.tree().size()];
         for (int t : byThread.sampledThreads()) {
@@ -252,11 +252,4 @@ public final class GeckoWriter implements ProfileWriter {
         return gc;
     }
 
-    private static long lastSampleTime(SampleLog log) {
-        long last = 0;
-        for (int i = 0; i < log.size(); i++) {
-            last = Math.max(last, log.time(i));
-        }
-        return last;
-    }
 }

@@ -52,7 +52,7 @@ final class HeatmapData {
                     .name("mode").value(info.mode().name().toLowerCase(Locale.ROOT))
                     .name("startEpochMillis").value(info.startEpochMillis())
                     .name("durationNanos").value(profile.stats().elapsedNanos())
-                    .name("samples").value(profile.samples().size())
+                    .name("samples").value(profile.samples().total())
                     .name("ticks").value(profile.stats().ticks())
                     .name("errors").value(profile.stats().errors().total())
                     .name("errorReasons").value(profile.stats().errors().total() == 0 ? "" : profile.stats().errors().describe())

@@ -64,7 +64,7 @@ public final class JsonlStream implements SampleStream {
         for (int i = fromSample; i < toSample; i++) {
             int node = samples.node(i);
             threads.computeIfAbsent(tree.threadIndex(node), t -> new LinkedHashMap<>())
-                    .computeIfAbsent(node, n -> new long[1])[0]++;
+                    .computeIfAbsent(node, n -> new long[1])[0] += samples.weight(i);
         }
         Map<Integer, int[]> paths = new LinkedHashMap<>();
         BitSet newFrames = new BitSet();
@@ -96,7 +96,7 @@ public final class JsonlStream implements SampleStream {
         line(json -> {
             json.beginObject()
                     .name("type").value("end").name("v").value(VERSION)
-                    .name("samples_total").value(profile.samples().size())
+                    .name("samples_total").value(profile.samples().total())
                     .name("achieved_rate_hz").value(stats.achievedRate())
                     .name("error_rate").value(stats.errorRate())
                     .name("ticks").value(stats.ticks())

@@ -226,12 +226,7 @@ public final class PprofWriter implements ProfileWriter {
             if (elapsed > 0) {
                 return elapsed;
             }
-            SampleLog log = profile.samples();
-            long last = 0;
-            for (int i = 0; i < log.size(); i++) {
-                last = Math.max(last, log.time(i));
-            }
-            return last;
+            return profile.samples().lastTime();
         }
     }
 }

@@ -140,14 +140,17 @@ public final class SpeedscopeWriter implements ProfileWriter {
     private static void writeTimeline(Profile profile, Timeline timeline, int[][] paths, int[] threadFrame,
                                       JsonWriter json) throws IOException {
         long interval = profile.info().intervalNanos();
-        int count = timeline.samples().length;
+        long weights = 0;
+        for (int sample : timeline.samples()) {
+            weights += profile.samples().weight(sample);
+        }
         json.beginObject();
         json.name("type").value("sampled");
         json.name("name").value(timeline.name());
         json.name("unit").value("milliseconds");
         // speedscope lays samples end to end by weight, so the profile spans exactly their sum.
         json.name("startValue").value(0);
-        json.name("endValue").millis(interval * count);
+        json.name("endValue").millis(interval * weights);
         json.name("samples").beginArray();
         CallTree tree = profile.tree();
         for (int sample : timeline.samples()) {
@@ -168,8 +171,8 @@ public final class SpeedscopeWriter implements ProfileWriter {
         }
         json.endArray();
         json.name("weights").beginArray();
-        for (int k = 0; k < count; k++) {
-            json.millis(interval);
+        for (int sample : timeline.samples()) {
+            json.millis(interval * profile.samples().weight(sample));
         }
         json.endArray();
         json.endObject();
