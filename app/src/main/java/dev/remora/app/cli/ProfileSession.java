@@ -360,7 +360,12 @@ final class ProfileSession {
 
     /** Live statistics, progress and streamed windows. */
     private final class Listener implements SamplerListener {
-        private final boolean progress = System.console() != null && System.console().isTerminal();
+        /**
+         * Only for a process that was running already: one Remora starts (run, a new child) writes to
+         * the same terminal, and its lines would land on the end of the redrawn one.
+         */
+        private final boolean progress = firstTick == FirstTick.AFTER_WARM_UP && System.console() != null
+                && System.console().isTerminal();
         /** A live line was drawn, so the summary must start on a line of its own. */
         boolean drewLine;
 
