@@ -8,12 +8,13 @@ if [ -L "$self" ]; then
 fi
 home=${self%/*}/..
 # A dump is one short read: the quick compiler alone serves it best, and a small young generation
-# keeps its memory small. Profiles run long and keep the optimizing compiler, but do not replay the
+# keeps its memory small. Profiles run long: a small young generation keeps their memory flat (they
+# keep counts, and each walk leaves little garbage); they keep the optimizing compiler, but do not replay the
 # training run's method profiles: compiling those at once competes with the start for the CPU and
 # delays the first sample by some 20 ms, and a profile warms up on its own target within a second.
 case "${1:-}" in
     dump) tuning="-XX:TieredStopAtLevel=1 -Xmn4m" ;;
-    *) tuning="-XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining"
+    *) tuning="-Xmn16m -XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining"
        # The compiler threads at the lowest priority where the JVM may set it (root): while they compile
        # the walk, they would otherwise hold the sampler's CPU and make its ticks late.
        if [ "$(id -u)" = 0 ]; then

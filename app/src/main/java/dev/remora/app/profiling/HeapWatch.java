@@ -26,11 +26,15 @@ public final class HeapWatch {
         this.pools = pools;
     }
 
-    /** Watches the heap pools whose use after a collection the JVM can compare with a threshold. */
+    /**
+     * Watches the heap pools where what lives long ends (old or tenured: not eden or survivor, whose
+     * use after a collection says nothing of what the run keeps) whose use after a collection the JVM
+     * can compare with a threshold.
+     */
     public static HeapWatch ofThisJvm() {
         List<MemoryPoolMXBean> watched = ManagementFactory.getMemoryPoolMXBeans().stream()
                 .filter(p -> p.getType() == MemoryType.HEAP && p.isCollectionUsageThresholdSupported()
-                        && p.getUsage().getMax() > 0)
+                        && p.getUsage().getMax() > 0 && !p.getName().contains("Eden") && !p.getName().contains("Survivor"))
                 .toList();
         for (MemoryPoolMXBean pool : watched) {
             pool.setCollectionUsageThreshold((long) (pool.getUsage().getMax() * FULL));
