@@ -1,8 +1,9 @@
 """What a long run costs Remora itself: `remora attach -a -r 1khz` on a CPython 3.15 process with
 THREADS threads (default 100; each naps and wakes in a short loop), for SHORT and for LONG seconds
 (default 60 and 600), in a format that keeps counts (collapsed) and, for SHORT, in one that keeps
-every sample (gecko). For each run: Remora's peak RSS (from the kernel), samples taken, and its CPU
-time (user + system) per sample. A run whose memory is bounded by what is distinct has the same
+every sample (gecko); then CPython 3.15's own profiler (`python3.15 -m profiling.sampling attach`)
+on the same target for SHORT. For each run: the profiler's peak RSS (from the kernel), samples
+taken, and its CPU time (user + system) per sample. A run whose memory is bounded by what is distinct has the same
 peak after LONG seconds as after SHORT.
 
 usage: python3 scripts/bench-long-run.py [REMORA] [SHORT] [LONG] [THREADS]
@@ -50,6 +51,27 @@ def measure(remora, pid, seconds, fmt, out):
     return usage.ru_maxrss / 1024, samples, cpu / max(samples, 1) * 1e6
 
 
+def measure_cpython(pid, seconds, out):
+    """CPython 3.15's profiler on the same target: (peak MiB, samples, CPU µs per sample)."""
+    command = ["chroot", SID, "/usr/bin/python3.15", "-m", "profiling.sampling", "attach", "-a", "-r", "1khz",
+               "-d", str(int(seconds)), "--collapsed", "-o", out[len(SID):], str(pid)]
+    pid_run = os.fork()
+    if pid_run == 0:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        os.execvp(command[0], command)
+    _, status, usage = os.wait4(pid_run, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(command)} failed")
+    samples = 0
+    with open(out) as f:
+        for line in f:
+            samples += int(line.rsplit(" ", 1)[1])
+    cpu = usage.ru_utime + usage.ru_stime
+    return usage.ru_maxrss / 1024, samples, cpu / max(samples, 1) * 1e6
+
+
 def main():
     remora = measured_run.remora(sys.argv)
     short = float(sys.argv[2]) if len(sys.argv) > 2 else 60
@@ -71,6 +93,8 @@ def main():
                 peak, samples, per_sample = measure(remora, target.pid, seconds, fmt, os.path.join(root_dir, f"p.{fmt}"))
                 peaks[(fmt, seconds)] = peak
                 print(f"{fmt:<10} {seconds:>8.0f} {peak:>9.1f} {samples:>11,} {per_sample:>14.2f}", flush=True)
+            peak, samples, per_sample = measure_cpython(target.pid, short, os.path.join(root_dir, "cpython.txt"))
+            print(f"{'CPython':<10} {short:>8.0f} {peak:>9.1f} {samples:>11,} {per_sample:>14.2f}", flush=True)
             grow = peaks[("collapsed", long)] / peaks[("collapsed", short)]
             print(f"collapsed peak after {long:.0f} s / after {short:.0f} s: {grow:.2f}")
         finally:

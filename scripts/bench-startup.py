@@ -1,5 +1,5 @@
-"""How fast Remora starts: `remora dump -a PID` of an 8-thread CPython 3.15 process, median wall time
-and peak memory of 5 runs, beside CPython 3.15's own `python3.15 -m profiling.sampling dump -a` on the
+"""How fast Remora starts: `remora dump -a PID` of an 8-thread CPython 3.15 process, median wall time,
+CPU time (user + system) and peak memory of 5 runs, beside CPython 3.15's own `python3.15 -m profiling.sampling dump -a` on the
 same process in the same run; a 50 ms `attach` from start to exit; and how long after its start
 `attach` takes its first sample (from the Firefox Profiler file's start time and first sample time).
 
@@ -30,13 +30,14 @@ time.sleep(3600)
 
 
 def measure(command):
-    """Median wall seconds and the largest peak RSS (MiB) over RUNS runs of command."""
-    walls, peaks = [], []
+    """Median wall seconds, median CPU seconds and the largest peak RSS (MiB) over RUNS runs of command."""
+    walls, cpus, peaks = [], [], []
     for _ in range(RUNS):
         wall, usage = measured_run.run(command)
         walls.append(wall)
+        cpus.append(usage.ru_utime + usage.ru_stime)
         peaks.append(usage.ru_maxrss / 1024)
-    return statistics.median(walls), max(peaks)
+    return statistics.median(walls), statistics.median(cpus), max(peaks)
 
 
 def first_sample(remora, pid):
@@ -72,10 +73,10 @@ def main():
     finally:
         target.kill()
     reference = rows[-1][1]
-    print(f"{'command':60} {'median s':>9} {'peak MiB':>9} {'x reference':>12}")
-    for name, wall, peak in rows:
+    print(f"{'command':60} {'median s':>9} {'CPU s':>7} {'peak MiB':>9} {'x reference':>12}")
+    for name, wall, cpu, peak in rows:
         shown = os.path.relpath(name, HERE) if name.startswith(HERE) else name
-        print(f"{shown:60} {wall:9.3f} {peak:9.1f} {wall / reference:12.2f}")
+        print(f"{shown:60} {wall:9.3f} {cpu:7.3f} {peak:9.1f} {wall / reference:12.2f}")
     print()
     for name, delay in delays:
         shown = os.path.relpath(name, HERE) if name.startswith(HERE) else name
