@@ -22,7 +22,6 @@ import dev.remora.domain.profile.ProfileInfo;
 import dev.remora.domain.profile.ProfileMode;
 import dev.remora.domain.profile.SampleKeeping;
 import dev.remora.domain.profile.SamplingStats;
-import dev.remora.domain.profile.ThreadTable;
 import dev.remora.domain.walk.PythonProcess;
 import dev.remora.domain.walk.SnapshotOptions;
 import dev.remora.ports.ProcessImage;

@@ -8,7 +8,6 @@ import dev.remora.ports.ProcessImage;
 
 import java.util.BitSet;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * Names a profile's threads as the target's {@code threading} module does, else as the OS does.
@@ -35,13 +34,13 @@ final class ThreadNaming {
     /** Names the threads that have no Python name yet: once a second while sampling. */
     void nameNewThreads(Profile profile) {
         if (named.cardinality() < profile.threads().size()) {
-            apply(profile.threads(), this::readOrNone);
+            apply(profile.threads(), readOrNone());
         }
     }
 
     /** Names every thread: at the end of a run. */
     void nameAllThreads(Profile profile) {
-        apply(profile.threads(), this::readOrNone);
+        apply(profile.threads(), readOrNone());
     }
 
     private ThreadNames readOrNone() {
@@ -52,8 +51,7 @@ final class ThreadNaming {
         }
     }
 
-    private void apply(ThreadTable threads, Supplier<ThreadNames> names) {
-        ThreadNames read = names.get();
+    private void apply(ThreadTable threads, ThreadNames read) {
         for (int i = 0; i < threads.size(); i++) {
             ThreadTable.ProfiledThread thread = threads.get(i);
             Optional<String> name = read.of(thread.threadId());

@@ -8,7 +8,6 @@ import dev.remora.domain.profile.CallTree;
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileInfo;
 import dev.remora.domain.profile.ProfileMode;
-import dev.remora.domain.profile.SampleLog;
 import dev.remora.domain.profile.SamplingStats;
 import dev.remora.domain.profile.ThreadTable.ProfiledThread;
 
