@@ -2,6 +2,7 @@ package dev.remora.app.cli;
 
 import dev.remora.domain.profile.Profile;
 import dev.remora.domain.profile.ProfileMerger;
+import dev.remora.domain.profile.SampleKeeping;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,6 +18,12 @@ final class MergedTree {
     private static final int MAX_COMMAND_CHARS = 120;
 
     private final List<ProfileMerger.Part> parts = new ArrayList<>();
+    private final SampleKeeping keeping;
+
+    /** @param keeping what the merged profile keeps of its samples, as its format needs */
+    MergedTree(SampleKeeping keeping) {
+        this.keeping = keeping;
+    }
 
     /** The sink of one process's session. */
     ProfileSink part(int pid, List<String> command) {
@@ -43,7 +50,7 @@ final class MergedTree {
             List<ProfileMerger.Part> ordered = new ArrayList<>(parts);
             ordered.sort(Comparator.comparing((ProfileMerger.Part p) -> p.profile().info().pid() != root)
                     .thenComparingLong(p -> p.profile().info().startEpochMillis()));
-            return ProfileMerger.merge(ordered);
+            return ProfileMerger.merge(ordered, keeping);
         }
     }
 }

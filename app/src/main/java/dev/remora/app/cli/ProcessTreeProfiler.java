@@ -39,10 +39,11 @@ final class ProcessTreeProfiler {
     private final AtomicInteger profiled = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
     /** With --merge: the sessions' profiles, written as one when all are over. */
-    private final MergedTree merged = new MergedTree();
+    private final MergedTree merged;
 
     ProcessTreeProfiler(ProfileOptions options, BackendOption backend, PrintWriter out, PrintWriter err) {
         this.options = options;
+        this.merged = new MergedTree(options.format().samplesKept());
         this.backend = backend;
         this.out = out;
         this.err = err;

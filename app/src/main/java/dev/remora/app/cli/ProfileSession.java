@@ -135,15 +135,6 @@ final class ProfileSession {
         }
     }
 
-    /**
-     * Timelines (gecko, speedscope) need every sample's time; every other output keeps counts, so that
-     * the memory of a long run stays as large as what it saw is varied.
-     */
-    private SampleKeeping keeping() {
-        return options.format() == OutputFormat.gecko || options.format() == OutputFormat.speedscope
-                ? SampleKeeping.EVERY_SAMPLE : SampleKeeping.COUNTS;
-    }
-
     private boolean cpuState() {
         return options.mode == ProfileMode.CPU || options.format() == OutputFormat.gecko;
     }
@@ -152,7 +143,7 @@ final class ProfileSession {
         int unsampledThreads = warmUp();
         ProfileInfo info = new ProfileInfo(process.pid(), process.version().toString(), process.backendName(), options.mode,
                 options.rate.intervalNanos(), System.currentTimeMillis());
-        ProfileBuilder builder = new ProfileBuilder(info, keeping());
+        ProfileBuilder builder = new ProfileBuilder(info, options.format().samplesKept());
         Listener listener = new Listener();
         Sampler sampler = new Sampler(source(walkOptions()), builder,
                 new Sampler.Settings(options.rate.intervalNanos(), durationNanos, WINDOW_NANOS), listener,
@@ -186,7 +177,7 @@ final class ProfileSession {
             if (heap.stopped() || builder.profile().samples().full()) {
                 err.println("Stopped early: the profile filled " + Math.round(HeapWatch.FULL * 100) + "% of the heap ("
                         + HeapWatch.maxMebibytes() + " MiB); writing what was collected. "
-                        + (keeping() == SampleKeeping.EVERY_SAMPLE ? "--" + options.format() + " keeps every sample;"
+                        + (options.format().samplesKept() == SampleKeeping.EVERY_SAMPLE ? "--" + options.format() + " keeps every sample;"
                         + " other formats keep counts, or JAVA_OPTS=-Xmx... gives more heap." : "JAVA_OPTS=-Xmx... gives more heap."));
             }
             naming.nameAllThreads(builder.profile());

@@ -103,7 +103,7 @@ class NativeFramesDumpTest {
             assertThat(pythonFrames).containsSubsequence("py crash", "py <lambda>", "py main", "py <module>");
             RemoraCli text = RemoraCli.run(args.toArray());
             // 3.13 on the target has a second interpreter, and the dump names each thread's.
-            assertThat(text.out()).containsPattern("(Interpreter 0, thread|Thread) %d \\(main thread[^)]*; received %s"
+            assertThat(text.out()).containsPattern("(Interpreter 0, thread|Thread) %d \"MainThread\" \\(main thread[^)]*; received %s"
                     .formatted(target.pid(), signal));
         }
     }

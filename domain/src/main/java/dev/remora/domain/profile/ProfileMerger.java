@@ -19,17 +19,28 @@ public final class ProfileMerger {
     /** One process's profile and what its root frame says of it. */
     public record Part(Profile profile, String commandLine) {}
 
+    /** Entries replayed between folds of a merged profile that keeps counts. */
+    private static final int FOLD_EVERY = 1 << 16;
+
     private ProfileMerger() {}
 
     /** The merged profile; its info is the first part's (the tree's root), started when the first part started. */
     public static Profile merge(List<Part> parts) {
+        return merge(parts, SampleKeeping.EVERY_SAMPLE);
+    }
+
+    /**
+     * The merged profile, keeping its samples as {@code keeping} says: with counts, folded as they
+     * are replayed, so that merging a long run's tree does not hold each of its samples at once.
+     */
+    public static Profile merge(List<Part> parts, SampleKeeping keeping) {
         if (parts.isEmpty()) {
             throw new IllegalArgumentException("no profiles to merge");
         }
         ProfileInfo first = parts.getFirst().profile().info();
         long start = parts.stream().mapToLong(p -> p.profile().info().startEpochMillis()).min().orElseThrow();
         ProfileBuilder merged = new ProfileBuilder(new ProfileInfo(first.pid(), first.pythonVersion(), first.backend(),
-                first.mode(), first.intervalNanos(), start));
+                first.mode(), first.intervalNanos(), start), keeping);
         List<Sample> samples = new ArrayList<>();
         for (int p = 0; p < parts.size(); p++) {
             Profile profile = parts.get(p).profile();
@@ -43,13 +54,18 @@ public final class ProfileMerger {
                 .map(part -> new FrameInfo("process %d: %s".formatted(part.profile().info().pid(), part.commandLine()), "~",
                         SourceLocation.NONE))
                 .toList();
+        long replayed = 0;
         for (Sample sample : samples) {
             // A folded entry stands for several samples: each is replayed, at its first one's time.
             Profile from = parts.get(sample.part()).profile();
             for (int copy = 0; copy < from.samples().weight(sample.index()); copy++) {
                 replay(from, sample.index(), sample.time(), roots.get(sample.part()), merged);
             }
+            if (++replayed % FOLD_EVERY == 0) {
+                merged.windowHandedOn();
+            }
         }
+        merged.windowHandedOn();
         nameThreads(parts, merged.profile());
         merged.finish(totals(parts, start));
         return merged.profile();

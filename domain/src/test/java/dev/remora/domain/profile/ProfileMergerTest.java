@@ -73,4 +73,21 @@ class ProfileMergerTest {
         assertThat(merged.threads().get(0).processId()).hasValue(10);
         assertThat(merged.threads().get(1).processId()).hasValue(11);
     }
+
+    @Test
+    void aMergeThatKeepsCountsHoldsEachStackOnceWithAllItsSamples() {
+        Profile parent = profile(10, 1000, 10, "serve", 0, 1_000_000, 2_000_000);
+        Profile child = profile(11, 1000, 11, "work", 500_000, 1_500_000);
+
+        Profile merged = ProfileMerger.merge(List.of(new ProfileMerger.Part(parent, "python app.py"),
+                new ProfileMerger.Part(child, "python -c work")), SampleKeeping.COUNTS);
+
+        // Folded: one entry per process's stack, at its first sample's time, with its count.
+        assertThat(stacks(merged)).containsExactly(
+                "0 process 10: python app.py;main;serve",
+                "500000 process 11: python -c work;main;work");
+        assertThat(merged.samples().weight(0)).isEqualTo(3);
+        assertThat(merged.samples().weight(1)).isEqualTo(2);
+        assertThat(merged.samples().total()).isEqualTo(5);
+    }
 }
