@@ -128,9 +128,14 @@ class CpuModeTest {
                 double from = meta.get("start_unix_ms").asDouble() / 1000;
                 double onCpu = onCpuBetween(notes, from, from + end.get("elapsed_us").asDouble() / 1e6);
                 double kept = end.get("samples_total").asDouble() / end.get("ticks").asDouble();
+                double errors = end.get("errors").asDouble() / end.get("ticks").asDouble();
                 assertThat(onCpu).as("the target waited for a core part of the time").isLessThan(0.9);
                 assertThat(kept).as("ticks kept in cpu mode, against the share of time the thread was on a CPU (%.3f)\n%s",
-                        onCpu, run.err()).isCloseTo(onCpu, within(0.02));
+                        onCpu, run.err()).isLessThanOrEqualTo(onCpu + 0.02);
+                // A tick whose stack moved while it was read is an error, not a sample: the share kept may
+                // fall short of the truth by the share of errors Remora reports, and by no more.
+                assertThat(kept + errors).as("ticks kept or said to be errors, against the share on a CPU (%.3f)\n%s",
+                        onCpu, run.err()).isGreaterThanOrEqualTo(onCpu - 0.02);
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
