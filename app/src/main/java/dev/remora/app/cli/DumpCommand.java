@@ -122,7 +122,7 @@ public final class DumpCommand implements Callable<Integer> {
         }
         var stacks = snapshot(process, options());
         target.check(stacks);
-        writer(ports).write(stacks, out);
+        writer(ports).write(process.named(stacks), out);
     }
 
     private SnapshotOptions options() {
@@ -169,7 +169,8 @@ public final class DumpCommand implements Callable<Integer> {
                 }
             }
         }
-        writer(ports).write(stacks, nativeDump, out);
+        // Named once the process runs again: the names are read apart from the stopped moment.
+        writer(ports).write(process.named(stacks), nativeDump, out);
     }
 
     /**

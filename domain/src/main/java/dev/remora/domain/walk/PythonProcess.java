@@ -209,19 +209,24 @@ public final class PythonProcess {
                 break;
             }
         }
-        return new ProcessStacks(image.pid(), offsets.version(), memory.backendName(), named(collector.interpreters()));
+        return new ProcessStacks(image.pid(), offsets.version(), memory.backendName(), collector.interpreters());
     }
 
-    /** The stacks with each thread's name, where the target's threading module gives one. */
-    private List<InterpreterStacks> named(List<InterpreterStacks> interpreters) {
+    /**
+     * {@code stacks} with each thread's name, where the target's threading module gives one: read
+     * apart from the walk, for what shows threads by name (a dump), not for what only counts them.
+     */
+    public ProcessStacks named(ProcessStacks stacks) {
         ThreadNames names;
         try {
             names = threadNames();
         } catch (InspectionException e) {
-            return interpreters; // the stacks stand without names
+            return stacks; // the stacks stand without names
         }
-        return interpreters.stream().map(interp -> new InterpreterStacks(interp.interpreterId(),
-                interp.threads().stream().map(t -> t.named(names.of(t.threadId()))).toList(), interp.notStarted())).toList();
+        return new ProcessStacks(stacks.pid(), stacks.pythonVersion(), stacks.backend(), stacks.interpreters().stream()
+                .map(interp -> new InterpreterStacks(interp.interpreterId(),
+                        interp.threads().stream().map(t -> t.named(names.of(t.threadId()))).toList(), interp.notStarted()))
+                .toList());
     }
 
     /**
