@@ -35,41 +35,24 @@ nap(0)
 def measure(remora, pid, seconds, fmt, out):
     """Runs one attach; returns (peak MiB, samples, CPU µs per sample)."""
     log = out + ".log"
-    command = [remora, "attach", "-a", "-r", "1khz", "-d", str(seconds), "--" + fmt, "-o", out, str(pid)]
-    with open(log, "w") as err:
-        pid_run = os.fork()
-        if pid_run == 0:
-            os.dup2(err.fileno(), 2)
-            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-            os.execvp(command[0], command)
-        _, status, usage = os.wait4(pid_run, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(command)} failed: {open(log).read()}")
-    text = open(log).read()
-    samples = int(re.search(r"Captured (\d+) samples", text).group(1))
-    cpu = usage.ru_utime + usage.ru_stime
-    return usage.ru_maxrss / 1024, samples, cpu / max(samples, 1) * 1e6
+    _, usage = measured_run.run([remora, "attach", "-a", "-r", "1khz", "-d", str(seconds), "--" + fmt, "-o", out,
+                                 str(pid)], stderr=log)
+    samples = int(re.search(r"Captured (\d+) samples", open(log).read()).group(1))
+    return per_sample(usage, samples)
 
 
 def measure_cpython(pid, seconds, out):
     """CPython 3.15's profiler on the same target: (peak MiB, samples, CPU µs per sample)."""
-    command = ["chroot", SID, "/usr/bin/python3.15", "-m", "profiling.sampling", "attach", "-a", "-r", "1khz",
-               "-d", str(int(seconds)), "--collapsed", "-o", out[len(SID):], str(pid)]
-    pid_run = os.fork()
-    if pid_run == 0:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
-        os.execvp(command[0], command)
-    _, status, usage = os.wait4(pid_run, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(command)} failed")
-    samples = 0
+    _, usage = measured_run.run(["chroot", SID, "/usr/bin/python3.15", "-m", "profiling.sampling", "attach", "-a",
+                                 "-r", "1khz", "-d", str(int(seconds)), "--collapsed", "-o", out[len(SID):], str(pid)])
     with open(out) as f:
-        for line in f:
-            samples += int(line.rsplit(" ", 1)[1])
-    cpu = usage.ru_utime + usage.ru_stime
-    return usage.ru_maxrss / 1024, samples, cpu / max(samples, 1) * 1e6
+        samples = sum(int(line.rsplit(" ", 1)[1]) for line in f)
+    return per_sample(usage, samples)
+
+
+def per_sample(usage, samples):
+    """(peak MiB, samples, CPU µs per sample) of a finished run."""
+    return usage.ru_maxrss / 1024, samples, (usage.ru_utime + usage.ru_stime) / max(samples, 1) * 1e6
 
 
 def main():

@@ -19,14 +19,14 @@ def remora(argv):
     return argv[1] if len(argv) > 1 else (found[0] if found else f"{HERE}/remora")
 
 
-def run(command):
-    """Runs command with its output discarded; returns (wall seconds, resource usage); fails on a non-zero exit."""
+def run(command, stderr=os.devnull):
+    """Runs command with its output discarded (its stderr to the file named, if any); returns (wall
+    seconds, resource usage); fails on a non-zero exit."""
     start = time.perf_counter()
     pid = os.fork()
     if pid == 0:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        os.dup2(os.open(stderr, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 2)
         os.execvp(command[0], command)
     _, status, usage = os.wait4(pid, 0)
     wall = time.perf_counter() - start

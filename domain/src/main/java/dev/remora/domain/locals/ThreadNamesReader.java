@@ -37,6 +37,7 @@ public final class ThreadNamesReader {
     private final Optional<InstanceFields> instances;
     private final Optional<DictEntries> entries;
     private final long modulesField;
+    private final long obType;
     /** Each interpreter's {@code threading._active}, once found: checked, not searched, on later reads. */
     private final Map<Long, Long> activeByInterpreter = new HashMap<>();
 
@@ -48,6 +49,7 @@ public final class ThreadNamesReader {
         this.entries = offsets.layout().dictKeys()
                 .map(keys -> new DictEntries(this.memory, keys, offsets.layout().splitDictValues()));
         this.modulesField = offsets.interpreter().importsModules();
+        this.obType = offsets.object().obType();
     }
 
     /** Why an interpreter's thread names could not be read. */
@@ -142,7 +144,7 @@ public final class ThreadNamesReader {
     /** An instance's attribute {@code name} from its dict or its values; 0 when it has none. */
     long attribute(long object, String name) throws MemoryAccessException, BadObject, Unreadable {
         InstanceFields at = instances.orElseThrow();
-        long type = memory.word(object + values.offsets().object().obType());
+        long type = memory.word(object + obType);
         long flags = memory.word(type + at.flags());
         if (at.where() == InstanceDicts.AT_DICT_OFFSET || (flags & InstanceDicts.MANAGED_DICT) == 0) {
             long offset = memory.word(type + at.dictOffset());

@@ -98,10 +98,6 @@ final class ValueFormatter {
                 && memory.word(address + offsets.unicode().length()) == expected.length() && expected.equals(text(address));
     }
 
-    DebugOffsets offsets() {
-        return offsets;
-    }
-
     PyType typeOf(long address) throws MemoryAccessException, BadObject {
         if (address == 0) {
             throw new BadObject("NULL object");
