@@ -20,6 +20,8 @@ final class FrameWalker {
     private static final Optional<StackProblem> CHANGED = ChainReader.CHANGED;
     private static final Optional<StackProblem> SLOW =
             Optional.of(StackProblem.of(StackProblem.Kind.MOVED, "the stack was read too slowly to be proven"));
+    private static final Optional<StackProblem> RETURNED =
+            Optional.of(StackProblem.of(StackProblem.Kind.MOVED, "the current frame returned before it was read"));
 
     /**
      * Remote reads one walk may make (code objects met for the first time) and still be proven by a
@@ -29,6 +31,7 @@ final class FrameWalker {
     static final int MAX_READS_PER_CHECK = 2;
 
     private final SnapshotReader reader;
+    private final FrameShape shape;
     private final ChainReader chainReader;
     private final ChainCheck check;
     private final MarkerProof markerProof;
@@ -47,6 +50,7 @@ final class FrameWalker {
     FrameWalker(SnapshotReader reader, DebugOffsets offsets) {
         this.reader = reader;
         FrameShape shape = FrameShape.of(offsets);
+        this.shape = shape;
         this.chainReader = new ChainReader(reader, shape);
         this.check = new ChainCheck(offsets, shape);
         this.markerProof = new MarkerProof(reader, check, offsets.thread());
@@ -101,8 +105,8 @@ final class FrameWalker {
      *
      * @param gcFrame the frame that started a running garbage collection, or 0
      */
-    WalkedStack walk(StackAt at, CodeObjects codes, FrameCache cache, SnapshotOptions options, long gcFrame)
-            throws MemoryAccessException {
+    WalkedStack walk(StackAt at, CodeObjects codes, FrameCache cache, SnapshotOptions options, long gcFrame,
+                     TargetMotion motion) throws MemoryAccessException {
         // Below the marker the frames are those of the last proven stack; marks that depend on
         // what lies above a frame (<native>) or on this moment (<GC>) would need them read again.
         boolean plainFrames = !options.nativeFrames() && !(options.gcFrames() && gcFrame != 0);
@@ -137,7 +141,21 @@ final class FrameWalker {
         if (tailAt > 0) {
             read.tail(chain, tailAt);
         }
-        return read;
+        return unlessReturned(read, motion);
+    }
+
+    /**
+     * On a running thread, an innermost frame whose code reads cleared had returned before it was read
+     * (3.14+ clear it as the frame returns), and which function ran at the thread state's moment is
+     * unknown: shown as its caller, the ticks of microsecond calls went to their callers (a generator's
+     * tiny function lost 2 points of its share on 3.15), so the stack counts as moved and is read again.
+     * Held still, the thread is caught returning, and its caller's stack is that moment's.
+     */
+    private WalkedStack unlessReturned(WalkedStack stack, TargetMotion motion) {
+        WalkedFrames frames = stack.frames();
+        boolean returned = motion == TargetMotion.RUNS_ON && stack.problem().isEmpty() && frames.frames() > 0
+                && shape.untag(frames.executable(0)) == 0;
+        return returned ? stack.ended(RETURNED) : stack;
     }
 
     /** A walk over a stack copy, and whether the thread had called further than it by the thread state's moment. */
@@ -196,7 +214,7 @@ final class FrameWalker {
             CopiedWalk walk = walkCopiedFrom(first, base, copy, codes, cache, options, gcFrame);
             long second = copy.currentAsSecondCopied();
             if (!walk.calledFurther()) {
-                return walk.stack();
+                return unlessReturned(walk.stack(), motion);
             }
             if (second == first || second == 0) {
                 // Both readings agree. Held still, the thread is caught making the call. Running, the record
@@ -206,7 +224,7 @@ final class FrameWalker {
             }
             // The record's first reading is older than the thread state: its second may be of that moment.
             walk = walkCopiedFrom(second, base, copy, codes, cache, options, gcFrame);
-            return walk.calledFurther() ? walk.stack().ended(CHANGED) : walk.stack();
+            return walk.calledFurther() ? walk.stack().ended(CHANGED) : unlessReturned(walk.stack(), motion);
         } finally {
             copy.finishWalk();
         }

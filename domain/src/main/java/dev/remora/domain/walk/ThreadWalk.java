@@ -145,9 +145,7 @@ final class ThreadWalk {
     private WalkedStack walkCopy(long address, byte[] tstate, StackCopy copy, long gcFrame, CodeObjects codes,
                                  FrameCache cache, SnapshotOptions options) throws MemoryAccessException {
         if (copy.read(reader)) {
-            TargetMotion motion = stopped != StoppedThreads.RUNNING || !reader.memory().changes()
-                    ? TargetMotion.HELD_STILL : TargetMotion.RUNS_ON;
-            return walker.walkCopied(address, copy, codes, cache, options, gcFrame, motion);
+            return walker.walkCopied(address, copy, codes, cache, options, gcFrame, motion());
         }
         if (copy.plannedExtras()) {
             return walker.unwalked(UNREADABLE_COPY);
@@ -172,6 +170,11 @@ final class ThreadWalk {
         }
         long marker = markerOffset >= 0 ? Bytes.getLong(tstate, markerOffset) : 0;
         long base = baseFrameOffset >= 0 ? Bytes.getLong(tstate, baseFrameOffset) : 0;
-        return walker.walk(stackAt.set(address, currentFrameField, first, base, marker), codes, cache, options, gcFrame);
+        return walker.walk(stackAt.set(address, currentFrameField, first, base, marker), codes, cache, options, gcFrame,
+                motion());
+    }
+
+    private TargetMotion motion() {
+        return stopped != StoppedThreads.RUNNING || !reader.memory().changes() ? TargetMotion.HELD_STILL : TargetMotion.RUNS_ON;
     }
 }

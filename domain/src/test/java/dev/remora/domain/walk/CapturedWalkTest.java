@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntToLongFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -194,13 +195,7 @@ class CapturedWalkTest {
         ScriptedMemory memory = live.memory();
         long field = recordFieldNaming(live, frame);
         long caller = memory.getLong(frame + frameOffsets(live).previous());
-        AtomicInteger reads = new AtomicInteger();
-        Runnable[] flip = new Runnable[1];
-        flip[0] = () -> {
-            memory.putLong(field, reads.getAndIncrement() % 2 == 0 ? caller : frame);
-            memory.beforeReadOf(field, flip[0]);
-        };
-        memory.beforeReadOf(field, flip[0]);
+        AtomicInteger reads = beforeEachReadOf(memory, field, read -> read % 2 == 0 ? caller : frame);
 
         OneWalk walk = walkOnce(live.process());
 
@@ -239,6 +234,21 @@ class CapturedWalkTest {
         return attached.image().runtime(attached.memory()).offsets();
     }
 
+    /**
+     * Before every read of the memory holding {@code address}, puts there the value {@code valueAt} gives
+     * for that read (0 for the first); returns the count of reads so far.
+     */
+    private static AtomicInteger beforeEachReadOf(ScriptedMemory memory, long address, IntToLongFunction valueAt) {
+        AtomicInteger reads = new AtomicInteger();
+        Runnable[] next = new Runnable[1];
+        next[0] = () -> {
+            memory.putLong(address, valueAt.applyAsLong(reads.getAndIncrement()));
+            memory.beforeReadOf(address, next[0]);
+        };
+        memory.beforeReadOf(address, next[0]);
+        return reads;
+    }
+
     /** Where the record that names {@code frame} as a thread's current frame holds it. */
     private static long recordFieldNaming(Attached attached, long frame) throws Exception {
         DebugOffsets.Thread thread = offsets(attached).thread();
@@ -260,6 +270,62 @@ class CapturedWalkTest {
             }
         }
         throw new AssertionError("no thread's record names frame 0x%x".formatted(frame));
+    }
+
+    /**
+     * 3.14+ clear a frame's code as it returns. A running thread whose current frame returned before
+     * either copy read it ran some function at the thread state's moment, but which is unknown: shown
+     * as its caller, microsecond calls gave their ticks to their callers. Here the first read finds it
+     * cleared in both copies, and the next finds it called again: the tick is read again, and exact.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"debian-3.14", "debian-3.15"})
+    void aCurrentFrameThatReturnedBeforeItWasReadIsReadAgainNotShownAsItsCaller(String name) throws Exception {
+        long frame = mainThreadsCurrentFrame(name);
+        Attached live = attach(name, ScriptedMemory.live());
+        ScriptedMemory memory = live.memory();
+        long executable = frame + frameOffsets(live).executable();
+        long code = memory.getLong(executable);
+        // Both copies of the first read find it returned; the read again finds it called again.
+        AtomicInteger reads = beforeEachReadOf(memory, executable, read -> read < 2 ? 0 : code);
+
+        OneWalk walk = walkOnce(live.process());
+
+        assertThat(reads).as("read again").hasValueGreaterThan(2);
+        assertThat(walk.problems()).isEmpty();
+        assertThat(walk.frames()).isEqualTo(byThread(live.image().stacks()));
+    }
+
+    /**
+     * A current frame whose code reads cleared at every read: running, an error that says why, on the
+     * copied walk and on 3.15's frame-by-frame walk with its marker; held still (a core), the thread is
+     * caught returning, and its callers are the stack.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"debian-3.14", "debian-3.15"})
+    void aCurrentFrameThatHasReturnedAtEveryReadIsAnErrorUnlessHeldStill(String name) throws Exception {
+        long frame = mainThreadsCurrentFrame(name);
+        for (boolean markers : name.endsWith("3.15") ? List.of(true, false) : List.of(false)) {
+            Attached live = attach(name, ScriptedMemory.live().acceptWrites());
+            if (markers) {
+                live.process().useFrameMarkers();
+            }
+            live.memory().putLong(frame + frameOffsets(live).executable(), 0);
+
+            OneWalk walk = walkOnce(live.process());
+
+            assertThat(walk.problems()).as("markers %s", markers).singleElement().asString()
+                    .contains("the current frame returned before it was read").contains("rereads=32");
+        }
+        Attached core = attach(name, ScriptedMemory.core());
+        core.memory().putLong(frame + frameOffsets(core).executable(), 0);
+        TreeMap<Long, List<String>> callers = byThread(core.image().stacks());
+        callers.get((long) core.image().pid()).removeFirst();
+
+        OneWalk held = walkOnce(core.process());
+
+        assertThat(held.problems()).isEmpty();
+        assertThat(held.frames()).isEqualTo(callers);
     }
 
     @Test
