@@ -13,7 +13,7 @@ final class DebugFiles {
     private DebugFiles() {}
 
     /**
-     * The first candidate that opens as ELF with a {@code .symtab} or {@code .debug_frame} and, when
+     * The first candidate that opens as ELF with a {@code .symtab}, {@code .debug_frame} or {@code .debug_line} and, when
      * both it and the module name a build id, the same one (a stale debug file would name other code).
      */
     static DebugFile load(List<String> candidates, Optional<String> buildId, Function<String, Optional<FileBytes>> files) {
@@ -28,7 +28,7 @@ final class DebugFiles {
                 continue;
             }
             try (FileBytes file = opened.get()) {
-                Optional<DebugFile> read = read(new FileImage(file), buildId);
+                Optional<DebugFile> read = read(new FileImage(file), buildId, () -> linesOf(candidate, files));
                 if (read.isPresent()) {
                     return read.get();
                 }
@@ -39,7 +39,22 @@ final class DebugFiles {
         return DebugFile.NONE;
     }
 
-    private static Optional<DebugFile> read(ImageBytes bytes, Optional<String> buildId) {
+    /** The line table of the debug file at {@code path}, opened again: it was closed once its symbols were read. */
+    private static Optional<LineTable> linesOf(String path, Function<String, Optional<FileBytes>> files) {
+        try {
+            Optional<FileBytes> opened = files.apply(path);
+            if (opened.isEmpty()) {
+                return Optional.empty();
+            }
+            try (FileBytes file = opened.get()) {
+                return LineSections.of(ElfImage.read(new FileImage(file))).table();
+            }
+        } catch (NativeDataException | RuntimeException e) {
+            return Optional.empty(); // frames just go without lines
+        }
+    }
+
+    private static Optional<DebugFile> read(ImageBytes bytes, Optional<String> buildId, DebugFile.LineSource lines) {
         try {
             ElfImage image = ElfImage.read(bytes);
             if (buildId.isPresent()) {
@@ -52,10 +67,11 @@ final class DebugFiles {
             Optional<ElfSectionHeader> symtab = image.sectionOfType(ElfImage.SHT_SYMTAB);
             SymbolTable symbols = symtab.isPresent() ? SymbolTable.read(image, symtab.get()) : SymbolTable.EMPTY;
             Optional<FdeTable> frames = ModuleFile.debugFrame(image);
-            if (symbols.size() == 0 && frames.isEmpty()) {
+            boolean hasLines = image.section(".debug_line").isPresent();
+            if (symbols.size() == 0 && frames.isEmpty() && !hasLines) {
                 return Optional.empty();
             }
-            return Optional.of(new DebugFile(symbols, frames));
+            return Optional.of(new DebugFile(symbols, frames, hasLines ? lines : DebugFile.LineSource.NONE));
         } catch (NativeDataException e) {
             return Optional.empty();
         }

@@ -105,12 +105,13 @@ final class ElfImage {
         return index > 0 && index < sections.size() ? Optional.of(sections.get((int) index)) : Optional.empty();
     }
 
-    /** A section's bytes, refused above {@link #MAX_SECTION}. */
+    /** A section's bytes (decompressed where the section is), refused above {@link #MAX_SECTION}. */
     byte[] contents(ElfSectionHeader section) throws NativeDataException {
         if (section.type() == SHT_NOBITS) {
             throw new NativeDataException("section has no bytes in the file");
         }
-        return range(bytes, section.offset(), section.size());
+        byte[] stored = range(bytes, section.offset(), section.size());
+        return section.compressed() ? CompressedSection.inflate(stored, MAX_SECTION) : stored;
     }
 
     private static byte[] range(ImageBytes bytes, long position, long length) throws NativeDataException {

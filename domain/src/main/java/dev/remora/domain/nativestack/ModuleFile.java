@@ -36,20 +36,6 @@ final class ModuleFile {
         DebugFile load();
     }
 
-    /** The sections a line table is read from, kept until it is first asked for (dumps ask, profiles do not). */
-    private record LineSections(byte[] debugLine, byte[] debugLineStr, byte[] debugStr) {
-        static final LineSections NONE = new LineSections(new byte[0], new byte[0], new byte[0]);
-
-        static LineSections of(ElfImage image) {
-            return new LineSections(section(image, ".debug_line"), section(image, ".debug_line_str"),
-                    section(image, ".debug_str"));
-        }
-
-        private static byte[] section(ElfImage image, String name) {
-            return image.section(name).flatMap(s -> bytesOf(image, s)).orElse(new byte[0]);
-        }
-    }
-
     private ModuleFile(List<ElfProgramHeader> programHeaders, Optional<FdeTable> ehFrame, Optional<FdeTable> debugFrame,
                        SymbolTable symbols, boolean fullSymbols, DebugSource debugSource, Optional<String> problem,
                        LineSections lineSections) {
@@ -217,15 +203,9 @@ final class ModuleFile {
         return table.flatMap(t -> t.at(pc));
     }
 
+    /** The image's own line table, else its separate debug file's (read only now: it may be large). */
     private Optional<LineTable> readLines() {
-        if (lineSections.debugLine().length == 0) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(LineTable.of(lineSections.debugLine(), lineSections.debugLineStr(), lineSections.debugStr()));
-        } catch (NativeDataException e) {
-            return Optional.empty(); // frames just go without lines
-        }
+        return lineSections.present() ? lineSections.table() : debugFile().lines().read();
     }
 
     private DebugFile debugFile() {

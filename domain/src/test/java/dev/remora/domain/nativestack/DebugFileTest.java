@@ -60,6 +60,21 @@ class DebugFileTest {
         assertThat(local).map(Symbol::name).contains("__restore_rt");
     }
 
+    /** Needs glibc's debug file, which run-tests provisions; its sections are stored compressed. */
+    @Test
+    @Tag("targets")
+    void aModuleWithoutALineTableTakesItsLinesFromItsDebugFile() throws Exception {
+        HostLibc libc = HostLibc.load();
+        assertThat(libc.image.section(".debug_line")).as("libc ships without its line table").isEmpty();
+        ModuleFile file = ModuleFile.read(new ArrayImage(HostFiles.readAll(HostFiles.LIBC)), HostFiles.LIBC, HostFiles::open);
+        long malloc = HostLibc.function("malloc");
+
+        Optional<SourceLine> line = file.line(malloc + 1);
+
+        assertThat(line).as("a libc debug file on this host: scripts/provision-gdb.sh installs libc6-dbg").isPresent();
+        assertThat(line.get().file()).endsWith("malloc.c");
+        assertThat(line.get().line()).isPositive();
+    }
     @Test
     void aDebugFrameSectionIsIndexedByScanningWithAbsoluteAddresses() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

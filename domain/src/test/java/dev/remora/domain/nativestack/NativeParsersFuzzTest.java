@@ -30,6 +30,16 @@ class NativeParsersFuzzTest {
                 // The damage was noticed: a walk ends there with the reason.
             }
             file.symbol(pc);
+            file.line(pc);
+        }
+    }
+
+    @FuzzTest(maxDuration = "5m")
+    void compressedSections(byte[] input) {
+        try {
+            CompressedSection.inflate(input, 1 << 20);
+        } catch (NativeDataException noticed) {
+            // Noticed.
         }
     }
 

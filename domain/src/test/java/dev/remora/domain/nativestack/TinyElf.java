@@ -17,6 +17,11 @@ final class TinyElf {
     private TinyElf() {}
 
     static byte[] withSection(String name, byte[] contents) {
+        return withSection(name, contents, 0);
+    }
+
+    /** With the section's header flags ({@code sh_flags}) set to {@code flags}. */
+    static byte[] withSection(String name, byte[] contents, long flags) {
         byte[] names = ("\0" + name + "\0.shstrtab\0").getBytes(StandardCharsets.US_ASCII);
         int namesAt = SECTION_AT + contents.length;
         int headersAt = (namesAt + names.length + 7) & ~7;
@@ -32,6 +37,7 @@ final class TinyElf {
                 .putLong(96, size).putLong(104, 0x2000).putLong(112, 0x1000);
         b.put(SECTION_AT, contents).put(namesAt, names);
         section(b, headersAt + 64, 1, 1, SECTION_AT, SECTION_AT, contents.length);
+        b.putLong(headersAt + 64 + 8, flags);
         section(b, headersAt + 128, 1 + name.length() + 1, 3, 0, namesAt, names.length);
         return b.array();
     }
