@@ -172,6 +172,6 @@ public final class CFramesVisitor implements StackVisitor {
     /** A C frame as profiles count it: by function where its symbol is known, else by its address in its file. */
     static FrameInfo asFrame(NativeFrame frame) {
         String function = frame.symbol().orElseGet(() -> "0x" + Long.toHexString(frame.path().isPresent() ? frame.offset() : frame.pc()));
-        return FrameInfo.ofNative(function, frame.path().orElse("?"));
+        return FrameInfo.ofNative(function, frame.path().orElse("?"), frame.linkAddress());
     }
 }

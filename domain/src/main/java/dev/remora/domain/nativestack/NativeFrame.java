@@ -18,9 +18,11 @@ import java.util.Optional;
  * @param library the base name of {@code path}
  * @param path the mapped file as the target names it ({@code [vdso]} for the kernel's helper)
  * @param source the file and line of the code, where the module's line table gives them (dumps only)
+ * @param linkAddress the function's start, or the pc where no symbol names one, in the module file's
+ *     own (link-time) addresses: the same in every process that maps the file; 0 outside any module
  */
 public record NativeFrame(long pc, long sp, long cfa, Optional<String> symbol, long offset,
-                          Optional<String> library, Optional<String> path, Optional<SourceLine> source) {
+                          Optional<String> library, Optional<String> path, Optional<SourceLine> source, long linkAddress) {
 
     public NativeFrame {
         Objects.requireNonNull(symbol);
@@ -31,8 +33,13 @@ public record NativeFrame(long pc, long sp, long cfa, Optional<String> symbol, l
 
     /** A frame without a source position. */
     public NativeFrame(long pc, long sp, long cfa, Optional<String> symbol, long offset, Optional<String> library,
-                       Optional<String> path) {
-        this(pc, sp, cfa, symbol, offset, library, path, Optional.empty());
+                       Optional<String> path, long linkAddress) {
+        this(pc, sp, cfa, symbol, offset, library, path, Optional.empty(), linkAddress);
+    }
+
+    /** The same frame at {@code line} of its source. */
+    public NativeFrame at(Optional<SourceLine> line) {
+        return new NativeFrame(pc, sp, cfa, symbol, offset, library, path, line, linkAddress);
     }
 
     @Override

@@ -54,7 +54,7 @@ public final class NativeUnwinder {
                 OptionalLong bias = m.bias();
                 return bias.isPresent() ? m.file().line(lookup - bias.getAsLong()) : Optional.empty();
             });
-            frames.add(new NativeFrame(f.pc(), f.sp(), f.cfa(), f.symbol(), f.offset(), f.library(), f.path(), source));
+            frames.add(f.at(source));
         }
         return new NativeStack(frames, stack.incomplete());
     }

@@ -47,19 +47,21 @@ final class NativeWalk implements FrameState {
             long lookup = exactPc ? pc : pc - 1;
             Optional<Module> module = modules.moduleAt(lookup);
             if (module.isEmpty()) {
-                frames.add(new NativeFrame(pc, sp, sp, Optional.empty(), 0, Optional.empty(), Optional.empty()));
+                frames.add(new NativeFrame(pc, sp, sp, Optional.empty(), 0, Optional.empty(), Optional.empty(), 0));
                 return new NativeStack(frames, Optional.of("0x%x is in no mapped file".formatted(pc)));
             }
             Module m = module.get();
             OptionalLong bias = m.bias();
             Optional<Symbol> symbol = Optional.empty();
             long offset = 0;
+            long linkAddress = 0;
             if (bias.isPresent()) {
                 symbol = m.file().symbol(lookup - bias.getAsLong());
+                linkAddress = symbol.map(Symbol::start).orElse(pc - bias.getAsLong());
                 offset = pc - bias.getAsLong() - symbol.map(Symbol::start).orElse(0L);
             }
             UnwindStep step = step(m, bias, lookup, pc, sp, frames.isEmpty());
-            frames.add(new NativeFrame(pc, sp, step.cfa(), symbol.map(Symbol::name), offset, m.library(), m.path()));
+            frames.add(new NativeFrame(pc, sp, step.cfa(), symbol.map(Symbol::name), offset, m.library(), m.path(), linkAddress));
             switch (step) {
                 case UnwindStep.Outermost o -> {
                     return new NativeStack(frames, Optional.empty());

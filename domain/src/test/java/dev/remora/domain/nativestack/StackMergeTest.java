@@ -95,7 +95,7 @@ class StackMergeTest {
 
     private static NativeFrame c(String path, String symbol, long sp, long cfa) {
         return new NativeFrame(sp + 0x10, sp, cfa, Optional.ofNullable(symbol), 0x10, Optional.of(path.substring(path.lastIndexOf('/') + 1)),
-                Optional.of(path));
+                Optional.of(path), 0);
     }
 
     private static List<FrameInfo> py(String... names) {

@@ -46,9 +46,14 @@ public final class PprofWriter implements ProfileWriter {
     private static final int LABEL_STR = 2;
     private static final int LABEL_NUM = 3;
     private static final int MAPPING_ID = 1;
+    private static final int MAPPING_MEMORY_START = 2;
+    private static final int MAPPING_MEMORY_LIMIT = 3;
+    private static final int MAPPING_FILE_OFFSET = 4;
     private static final int MAPPING_FILENAME = 5;
+    private static final int MAPPING_HAS_FUNCTIONS = 7;
     private static final int LOCATION_ID = 1;
     private static final int LOCATION_MAPPING_ID = 2;
+    private static final int LOCATION_ADDRESS = 3;
     private static final int LOCATION_LINE = 4;
     private static final int LINE_FUNCTION_ID = 1;
     private static final int LINE_LINE = 2;
@@ -56,6 +61,9 @@ public final class PprofWriter implements ProfileWriter {
     private static final int FUNCTION_ID = 1;
     private static final int FUNCTION_NAME = 2;
     private static final int FUNCTION_FILENAME = 4;
+
+    /** Above every address of a library's own: x86-64's user address space ends below 2^47. */
+    private static final long LINK_TIME_LIMIT = 1L << 47;
 
     static final String THREAD_ID_LABEL = "thread_id";
     static final String THREAD_NAME_LABEL = "thread_name";
@@ -181,8 +189,12 @@ public final class PprofWriter implements ProfileWriter {
                 }
                 ProtoWriter written = new ProtoWriter().integer(LOCATION_ID, location);
                 if (frame.isNative()) {
-                    // A C frame's library is its mapping, as pprof shows native code.
+                    // A C frame's library is its mapping, as pprof shows native code; its address is the
+                    // function's in the library's own addresses, the same in every process.
                     written.integer(LOCATION_MAPPING_ID, mapping(frame.file()));
+                    if (frame.address() != 0) {
+                        written.integer(LOCATION_ADDRESS, frame.address());
+                    }
                 }
                 fields.message(PROFILE_LOCATION, written.message(LOCATION_LINE, line));
                 locationOfFrame[frameId] = location;
@@ -190,13 +202,20 @@ public final class PprofWriter implements ProfileWriter {
             return locationOfFrame[frameId];
         }
 
-        /** The mapping id of a C frame's library, writing the Mapping on first use. */
+        /**
+         * The mapping id of a C frame's library, writing the Mapping on first use: the library's own
+         * (link-time) address space, from 0 up, as its locations' addresses are, its functions named.
+         */
         private int mapping(String library) {
             return mappingIds.computeIfAbsent(library, path -> {
                 int id = mappingIds.size() + 1;
                 fields.message(PROFILE_MAPPING, new ProtoWriter()
                         .integer(MAPPING_ID, id)
-                        .integer(MAPPING_FILENAME, strings.intern(path)));
+                        .integer(MAPPING_MEMORY_START, 0)
+                        .integer(MAPPING_MEMORY_LIMIT, LINK_TIME_LIMIT)
+                        .integer(MAPPING_FILE_OFFSET, 0)
+                        .integer(MAPPING_FILENAME, strings.intern(path))
+                        .integer(MAPPING_HAS_FUNCTIONS, 1));
                 return id;
             });
         }

@@ -116,12 +116,16 @@ class PprofWriterTest {
     void cFramesLiveInTheirLibrarysMapping() throws IOException {
         Path withC = scratch.resolve("native.pb.gz");
         try (OutputStream out = Files.newOutputStream(withC)) {
-            new PprofWriter().write(new ProfileFixture().sample(7, FrameInfo.ofNative("qsort_r", "/usr/lib/libc.so.6"),
-                    FrameInfo.ofNative("ffi_call", "/usr/lib/libffi.so.8"), ProfileFixture.frame("sort", "/a/app.py", 3)).finish(), out);
+            new PprofWriter().write(new ProfileFixture().sample(7, FrameInfo.ofNative("qsort_r", "/usr/lib/libc.so.6", 0x3f8a0),
+                    FrameInfo.ofNative("ffi_call", "/usr/lib/libffi.so.8", 0x7230), ProfileFixture.frame("sort", "/a/app.py", 3)).finish(), out);
         }
         String raw = go.pprof("-raw", withC.toString());
         assertThat(raw).contains("Mappings");
-        assertThat(raw.substring(raw.indexOf("Mappings"))).contains("/usr/lib/libc.so.6", "/usr/lib/libffi.so.8");
+        // Each function at its address in its library's own address space, which starts at 0 and names its functions.
+        assertThat(section(raw, "Locations", "Mappings")).anyMatch(l -> l.strip().matches("\\d+: 0x3f8a0 M=\\d+ qsort_r .*"))
+                .anyMatch(l -> l.strip().matches("\\d+: 0x7230 M=\\d+ ffi_call .*"));
+        assertThat(raw.substring(raw.indexOf("Mappings"))).contains("0x0/0x800000000000/0x0 /usr/lib/libc.so.6  [FN]",
+                "0x0/0x800000000000/0x0 /usr/lib/libffi.so.8  [FN]");
         assertThat(go.pprof("-top", withC.toString())).contains("qsort_r", "ffi_call", "sort");
     }
 
