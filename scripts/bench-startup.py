@@ -1,4 +1,5 @@
-"""How fast Remora starts: `remora dump -a PID` of an 8-thread CPython 3.15 process, median wall time,
+"""How fast Remora starts: `remora --version` (the start alone) and `remora dump -a PID` of an 8-thread
+CPython 3.15 process, median wall time,
 CPU time (user + system) and peak memory of 5 runs, beside CPython 3.15's own `python3.15 -m profiling.sampling dump -a` on the
 same process in the same run; a 50 ms `attach` from start to exit; and how long after its start
 `attach` takes its first sample (from the Firefox Profiler file's start time and first sample time).
@@ -63,7 +64,8 @@ def main():
             raise SystemExit("bench-startup: the target did not start")
         pid = str(target.pid)
         subprocess.run(remoras[0:1] + ["dump", "-a", pid], capture_output=True, check=True)  # page cache warm
-        rows = [(r, *measure([r, "dump", "-a", pid])) for r in remoras]
+        rows = [(f"{r} --version", *measure([r, "--version"])) for r in remoras]
+        rows += [(f"{r} dump -a", *measure([r, "dump", "-a", pid])) for r in remoras]
         # From start to exit of a 50 ms profile: what sampling waits for is the rest, less the write.
         rows += [(f"{r} attach -d 0.05", *measure([r, "attach", "-d", "0.05", "--collapsed", "-o", os.devnull, pid]))
                  for r in remoras[:1]]
