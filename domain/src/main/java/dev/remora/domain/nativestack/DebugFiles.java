@@ -13,8 +13,9 @@ final class DebugFiles {
     private DebugFiles() {}
 
     /**
-     * The first candidate that opens as ELF with a {@code .symtab}, {@code .debug_frame} or {@code .debug_line} and, when
-     * both it and the module name a build id, the same one (a stale debug file would name other code).
+     * The first candidate that opens as ELF with a {@code .symtab}, {@code .debug_frame} or
+     * {@code .debug_line} and, when both it and the module name a build id, the same one (a stale
+     * debug file would name other code).
      */
     static DebugFile load(List<String> candidates, Optional<String> buildId, Function<String, Optional<FileBytes>> files) {
         for (String candidate : candidates) {

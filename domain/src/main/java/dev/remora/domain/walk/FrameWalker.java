@@ -148,7 +148,7 @@ final class FrameWalker {
      * On a running thread, an innermost frame whose code reads cleared had returned before it was read
      * (3.14+ clear it as the frame returns), and which function ran at the thread state's moment is
      * unknown: shown as its caller, the ticks of microsecond calls went to their callers (a generator's
-     * tiny function lost 2 points of its share on 3.15), so the stack counts as moved and is read again.
+     * tiny function lost up to 4% of its samples on 3.15), so the stack counts as moved and is read again.
      * Held still, the thread is caught returning, and its caller's stack is that moment's.
      */
     private WalkedStack unlessReturned(WalkedStack stack, TargetMotion motion) {
