@@ -46,9 +46,7 @@ public final class PprofWriter implements ProfileWriter {
     private static final int LABEL_STR = 2;
     private static final int LABEL_NUM = 3;
     private static final int MAPPING_ID = 1;
-    private static final int MAPPING_MEMORY_START = 2;
     private static final int MAPPING_MEMORY_LIMIT = 3;
-    private static final int MAPPING_FILE_OFFSET = 4;
     private static final int MAPPING_FILENAME = 5;
     private static final int MAPPING_HAS_FUNCTIONS = 7;
     private static final int LOCATION_ID = 1;
@@ -211,11 +209,9 @@ public final class PprofWriter implements ProfileWriter {
                 int id = mappingIds.size() + 1;
                 fields.message(PROFILE_MAPPING, new ProtoWriter()
                         .integer(MAPPING_ID, id)
-                        .integer(MAPPING_MEMORY_START, 0)
-                        .integer(MAPPING_MEMORY_LIMIT, LINK_TIME_LIMIT)
-                        .integer(MAPPING_FILE_OFFSET, 0)
+                        .integer(MAPPING_MEMORY_LIMIT, LINK_TIME_LIMIT) // memory_start and file_offset: 0
                         .integer(MAPPING_FILENAME, strings.intern(path))
-                        .integer(MAPPING_HAS_FUNCTIONS, 1));
+                        .bool(MAPPING_HAS_FUNCTIONS, true));
                 return id;
             });
         }
