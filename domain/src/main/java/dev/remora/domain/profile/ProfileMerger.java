@@ -24,14 +24,10 @@ public final class ProfileMerger {
 
     private ProfileMerger() {}
 
-    /** The merged profile; its info is the first part's (the tree's root), started when the first part started. */
-    public static Profile merge(List<Part> parts) {
-        return merge(parts, SampleKeeping.EVERY_SAMPLE);
-    }
-
     /**
-     * The merged profile, keeping its samples as {@code keeping} says: with counts, folded as they
-     * are replayed, so that merging a long run's tree does not hold each of its samples at once.
+     * The merged profile; its info is the first part's (the tree's root), started when the first part
+     * started. It keeps its samples as {@code keeping} says: with counts, folded as they are replayed,
+     * so that merging a long run's tree does not hold each of its samples at once.
      */
     public static Profile merge(List<Part> parts, SampleKeeping keeping) {
         if (parts.isEmpty()) {

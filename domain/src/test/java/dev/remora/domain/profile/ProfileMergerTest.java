@@ -54,7 +54,7 @@ class ProfileMergerTest {
         Profile child = profile(11, 1001, 11, "work", 0, 500_000);
 
         Profile merged = ProfileMerger.merge(List.of(new ProfileMerger.Part(parent, "python app.py"),
-                new ProfileMerger.Part(child, "python -c work")));
+                new ProfileMerger.Part(child, "python -c work")), SampleKeeping.EVERY_SAMPLE);
 
         assertThat(stacks(merged)).containsExactly(
                 "0 process 10: python app.py;main;serve",

@@ -55,7 +55,7 @@ public final class ProfileFixture {
         Profile parent = new ProfileFixture(100, ProfileMode.WALL, 1_000_000).sample(7, frame("serve", "/a/app.py", 3)).finish();
         Profile child = new ProfileFixture(200, ProfileMode.WALL, 1_000_000).sample(8, frame("work", "/a/job.py", 5)).finish();
         return ProfileMerger.merge(List.of(new ProfileMerger.Part(parent, "python app.py"),
-                new ProfileMerger.Part(child, "python job.py")));
+                new ProfileMerger.Part(child, "python job.py")), SampleKeeping.EVERY_SAMPLE);
     }
 
     /** Wall mode, 1 ms between samples. */

@@ -2,6 +2,7 @@ package dev.remora.app.output.profile.speedscope;
 
 import dev.remora.domain.profile.ProfileMode;
 import dev.remora.domain.profile.ProfileMerger;
+import dev.remora.domain.profile.SampleKeeping;
 import dev.remora.app.output.profile.JsonSchemaSubset;
 import dev.remora.app.output.profile.ProfileFixture;
 import dev.remora.app.output.profile.SampleProfile;
@@ -152,7 +153,7 @@ class SpeedscopeWriterTest {
                 .sample(7, frame("serve", "/a/app.py", 3)).finish();
         Profile child = new ProfileFixture(200, ProfileMode.WALL, 1_000_000).sample(8, frame("work", "/a/job.py", 5)).finish();
         JsonNode file = write(ProfileMerger.merge(List.of(new ProfileMerger.Part(parent, "python app.py"),
-                new ProfileMerger.Part(child, "python job.py"))));
+                new ProfileMerger.Part(child, "python job.py")), SampleKeeping.EVERY_SAMPLE));
         assertThat(schema().validate(file)).isEmpty();
 
         List<String> names = new ArrayList<>();
