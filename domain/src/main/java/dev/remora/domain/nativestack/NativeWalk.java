@@ -56,9 +56,10 @@ final class NativeWalk implements FrameState {
             long offset = 0;
             long linkAddress = 0;
             if (bias.isPresent()) {
+                long linkPc = pc - bias.getAsLong();
                 symbol = m.file().symbol(lookup - bias.getAsLong());
-                linkAddress = symbol.map(Symbol::start).orElse(pc - bias.getAsLong());
-                offset = pc - bias.getAsLong() - symbol.map(Symbol::start).orElse(0L);
+                linkAddress = symbol.map(Symbol::start).orElse(linkPc);
+                offset = symbol.isPresent() ? linkPc - linkAddress : linkPc;
             }
             UnwindStep step = step(m, bias, lookup, pc, sp, frames.isEmpty());
             frames.add(new NativeFrame(pc, sp, step.cfa(), symbol.map(Symbol::name), offset, m.library(), m.path(), linkAddress));

@@ -49,8 +49,7 @@ final class FrameWalker {
 
     FrameWalker(SnapshotReader reader, DebugOffsets offsets) {
         this.reader = reader;
-        FrameShape shape = FrameShape.of(offsets);
-        this.shape = shape;
+        this.shape = FrameShape.of(offsets);
         this.chainReader = new ChainReader(reader, shape);
         this.check = new ChainCheck(offsets, shape);
         this.markerProof = new MarkerProof(reader, check, offsets.thread());
