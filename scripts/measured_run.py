@@ -31,5 +31,6 @@ def run(command, stderr=os.devnull):
     _, status, usage = os.wait4(pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(command)} failed")
+        said = "" if stderr == os.devnull else f" (its stderr: {stderr})"
+        raise SystemExit(f"{' '.join(command)} failed{said}")
     return wall, usage
