@@ -328,6 +328,32 @@ class CapturedWalkTest {
         assertThat(held.frames()).isEqualTo(callers);
     }
 
+    /** The state 3.10 gives a frame object as it returns ({@code FRAME_RETURNED}): freed frames keep it. */
+    private static final int FRAME_RETURNED = 1;
+
+    /** Where 3.10's frame object at {@code frame} keeps its state. */
+    private static long stateOf(Attached attached, long frame) throws Exception {
+        return frame + frameOffsets(attached).frameObject().orElseThrow().state();
+    }
+
+    /**
+     * A caller that reads finished in both copies is a freed frame object (3.10 keeps its code and links,
+     * and reuses it last out, first in, so both copies can agree): the thread's stack moved past it.
+     * Running, the tick is read again until it gives up; its links are never walked into a stack.
+     */
+    @Test
+    void aCallerFrameObjectThatHasFinishedIsNeverWalkedThrough() throws Exception {
+        String name = "pyenv-3.10.13-shared";
+        CallerLink link = CallerLink.of(name);
+        Attached live = link.attached();
+        live.memory().putByte(stateOf(live, link.caller()), FRAME_RETURNED);
+
+        OneWalk walk = walkOnce(live.process());
+
+        assertThat(walk.problems()).singleElement().asString().contains("the stack changed while it was read")
+                .contains("rereads=32");
+    }
+
     @Test
     void aStackThatNeverHoldsStillIsAnErrorAfterEveryRereadWasSpent() throws Exception {
         String name = "debian-3.15";
