@@ -93,83 +93,110 @@ public final class Sampler {
         }
     }
 
-    private SamplingStats sample(BooleanSupplier stop, BooleanSupplier targetAlive) {
-        long interval = settings.intervalNanos();
-        long catchUp = Math.max(interval, CATCH_UP_NANOS);
-        long start = clock.nanoTime();
-        long next = start;
-        long attempts = 0, missed = 0, lastCall = 0;
-        long lastTick = start, lastWindow = start;
-        int windowStart = 0;
-        while (!stop.getAsBoolean()) {
-            long now = clock.nanoTime();
-            if (settings.durationNanos() > 0 && now - start >= settings.durationNanos()) {
-                break;
-            }
-            if (now < next) {
-                prioritise(SamplerPriority.Level.PROMPT);
-                clock.parkNanos(next - now);
-                continue;
-            }
-            builder.beginSample(now - start);
-            attempts++;
-            try {
-                source.sampleInto(builder);
-            } catch (InspectionException.TargetGone gone) {
-                attempts--;
-                targetExited = true;
-                break;
-            } catch (InspectionException e) {
-                builder.tickFailed();
-                if (!targetAlive.getAsBoolean()) {
-                    targetExited = true;
-                    break;
-                }
-            }
-            long done = clock.nanoTime();
-            lastCall = done - now;
-            next += interval;
-            if (done - next > interval) {
-                prioritise(SamplerPriority.Level.NORMAL);
-            }
-            if (done - next > catchUp) {
-                long skipped = (done - next - catchUp + interval - 1) / interval;
-                missed += skipped;
-                next += skipped * interval;
-            }
-            // Progress first: a window shown with it (the live view's header) then speaks of the same moment.
-            if (done - lastTick >= SECOND) {
-                lastTick = done;
-                listener.tick(builder.profile(), new SamplerProgress(attempts, builder.profile().samples().total(),
-                        builder.errors(), missed, done - start, lastCall));
-                if (!targetAlive.getAsBoolean()) {
-                    targetExited = true;
-                    break;
-                }
-            }
-            if (done - lastWindow >= settings.windowNanos()) {
-                int end = builder.profile().samples().size();
-                listener.window(builder.profile(), windowStart, end);
-                builder.windowHandedOn();
-                windowStart = builder.profile().samples().size();
-                lastWindow = done;
-            }
+    /** Where on the grid the loop is, and what it counted so far. */
+    private static final class Grid {
+        final long start;
+        long next;
+        long attempts;
+        long missed;
+        long lastCall;
+        long lastTick;
+        long lastWindow;
+        int windowStart;
+
+        Grid(long start) {
+            this.start = start;
+            this.next = start;
+            this.lastTick = start;
+            this.lastWindow = start;
         }
-        long elapsed = clock.nanoTime() - start;
+    }
+
+    private SamplingStats sample(BooleanSupplier stop, BooleanSupplier targetAlive) {
+        Grid grid = new Grid(clock.nanoTime());
+        // Each turn is a call of its own: a loop that runs once a tick waits tens of seconds in the
+        // interpreter before the JIT compiles it (by its back edges), while a method called once a tick
+        // is compiled within a second or two.
+        while (!stop.getAsBoolean() && turn(grid, targetAlive)) {
+            // turn() did the work
+        }
+        long elapsed = clock.nanoTime() - grid.start;
         // Grid points that fell due while the last walk was held up (or the sampler was), never taken: a
         // run that ends then, because its target went or its time is up, must count them as well.
-        long behind = start + (settings.durationNanos() > 0 ? Math.min(elapsed, settings.durationNanos()) : elapsed) - next;
+        long interval = settings.intervalNanos();
+        long behind = grid.start + (settings.durationNanos() > 0 ? Math.min(elapsed, settings.durationNanos()) : elapsed)
+                - grid.next;
         if (behind >= interval) {
-            missed += behind / interval;
+            grid.missed += behind / interval;
         }
         int end = builder.profile().samples().size();
-        if (end > windowStart) {
-            listener.window(builder.profile(), windowStart, end);
+        if (end > grid.windowStart) {
+            listener.window(builder.profile(), grid.windowStart, end);
         }
         builder.windowHandedOn();
-        SamplingStats stats = new SamplingStats(attempts, builder.profile().samples().total(), builder.errors(), missed, elapsed);
+        SamplingStats stats = new SamplingStats(grid.attempts, builder.profile().samples().total(), builder.errors(),
+                grid.missed, elapsed);
         builder.finish(stats);
         return stats;
+    }
+
+    /** One turn of the loop: waits for the next grid point, or takes it; false when sampling is over. */
+    private boolean turn(Grid grid, BooleanSupplier targetAlive) {
+        long interval = settings.intervalNanos();
+        long now = clock.nanoTime();
+        if (settings.durationNanos() > 0 && now - grid.start >= settings.durationNanos()) {
+            return false;
+        }
+        if (now < grid.next) {
+            prioritise(SamplerPriority.Level.PROMPT);
+            clock.parkNanos(grid.next - now);
+            return true;
+        }
+        builder.beginSample(now - grid.start);
+        grid.attempts++;
+        try {
+            source.sampleInto(builder);
+        } catch (InspectionException.TargetGone gone) {
+            grid.attempts--;
+            targetExited = true;
+            return false;
+        } catch (InspectionException e) {
+            builder.tickFailed();
+            if (!targetAlive.getAsBoolean()) {
+                targetExited = true;
+                return false;
+            }
+        }
+        long done = clock.nanoTime();
+        grid.lastCall = done - now;
+        grid.next += interval;
+        if (done - grid.next > interval) {
+            prioritise(SamplerPriority.Level.NORMAL);
+        }
+        long catchUp = Math.max(interval, CATCH_UP_NANOS);
+        if (done - grid.next > catchUp) {
+            long skipped = (done - grid.next - catchUp + interval - 1) / interval;
+            grid.missed += skipped;
+            grid.next += skipped * interval;
+        }
+        // Progress first: a window shown with it (the live view's header) then speaks of the same moment.
+        if (done - grid.lastTick >= SECOND) {
+            grid.lastTick = done;
+            listener.tick(builder.profile(), new SamplerProgress(grid.attempts, builder.profile().samples().total(),
+                    builder.errors(), grid.missed, done - grid.start, grid.lastCall));
+            if (!targetAlive.getAsBoolean()) {
+                targetExited = true;
+                return false;
+            }
+        }
+        if (done - grid.lastWindow >= settings.windowNanos()) {
+            int end = builder.profile().samples().size();
+            listener.window(builder.profile(), grid.windowStart, end);
+            builder.windowHandedOn();
+            grid.windowStart = builder.profile().samples().size();
+            grid.lastWindow = done;
+        }
+        return true;
     }
 
     private void prioritise(SamplerPriority.Level wanted) {
