@@ -70,7 +70,7 @@ class ShortFramesAccuracyTest {
     private static final String RECURSION_SLICE = "via_recursion";
     /**
      * How far the recursion's mean depth may be from --blocking's: over about 800 samples of depths
-     * spread from 1 to 11 its standard error is about 0.11; the bias this catches was 0.8 to 3 calls.
+     * spread from 1 to 11 its standard error is about 0.11; the bias this catches was 0.8 to 3.2 calls.
      */
     private static final double DEPTH_TOLERANCE = 0.5;
     private static final Pattern COUNTS = Pattern.compile("Captured (\\d+) samples? in .* \\((\\d+) ticks?\\)");

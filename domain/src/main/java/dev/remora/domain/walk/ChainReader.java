@@ -69,10 +69,9 @@ final class ChainReader {
                 boolean fromCopy = reads.read(address, first, frame);
                 // A caller that can be in no chain was suspended or finished meanwhile: read apart, or copied
                 // twice the same while it sat freed (3.10 reuses frame objects last out, first in, so a freed
-                // one reads the same links in both copies, and a walk through them showed a recursion deeper
-                // than it ever was). The innermost frame may be starting, returning or yielding, or be its
-                // code's spare frame object, reused by every call under the same caller: the thread state
-                // names it all the same.
+                // one can read the same in both copies, its link to its caller being the free list's). The
+                // innermost frame may be starting, returning or yielding, or be its code's spare frame
+                // object, reused by every call under the same caller: the thread state names it all the same.
                 if (address != first && !shape.mayBeCaller(frame, 0)) {
                     return stack.ended(reader.memory().changes() ? CHANGED
                             : malformed("frame at 0x%x is in no chain of calls".formatted(address)));

@@ -337,8 +337,9 @@ class CapturedWalkTest {
     }
 
     /**
-     * A caller that reads finished in both copies is a freed frame object (3.10 keeps its code and links,
-     * and reuses it last out, first in, so both copies can agree): the thread's stack moved past it.
+     * A caller that reads finished in both copies is a freed frame object (3.10 keeps its code, puts the
+     * free list's link where its caller's was, and reuses it last out, first in, so both copies can
+     * agree): the thread's stack moved past it.
      * Running, the tick is read again until it gives up; its links are never walked into a stack.
      */
     @Test
