@@ -51,32 +51,23 @@ def thread_cpu(pid):
 
 
 def busiest_per_tick(pid, seconds, rate):
-    """CPU µs per tick of the thread of pid that used the most over the window, and that thread's share."""
+    """CPU µs per tick of the thread of pid that used the most over the window."""
     time.sleep(WARM)
     before, start = thread_cpu(pid), time.monotonic()
     time.sleep(seconds - WARM - 2)
     after, window = thread_cpu(pid), time.monotonic() - start
-    used = {tid: after[tid] - before.get(tid, 0) for tid in after}
-    busiest = max(used.values())
-    return busiest / 1000 / (window * rate), busiest / max(sum(used.values()), 1)
+    busiest = max(after[tid] - before.get(tid, 0) for tid in after)
+    return busiest / 1000 / (window * rate)
 
 
-def java_of(pid):
-    """The java process under a launcher's pid (the launcher may exec it or start it as a child)."""
-    for _ in range(50):
-        for candidate in [pid] + children(pid):
-            if os.path.basename(os.readlink(f"/proc/{candidate}/exe")) == "java":
-                return candidate
+def exec_of_java(pid):
+    """Waits until the launcher at pid has exec'd its java (the clone's may build first); returns pid."""
+    deadline = time.monotonic() + 600
+    while os.path.basename(os.readlink(f"/proc/{pid}/exe")) != "java":
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{pid} did not become a java process")
         time.sleep(0.1)
-    raise SystemExit(f"no java process under {pid}")
-
-
-def children(pid):
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            return [int(c) for c in f.read().split()]
-    except OSError:
-        return []
+    return pid
 
 
 def jdk_java():
@@ -110,13 +101,13 @@ def main():
                 run = subprocess.Popen(["taskset", "-c", "0", remora, "attach", "-r", str(rate), "-d", str(seconds),
                                         "--collapsed", "-o", os.path.join(root_dir, "p.txt"), str(target.pid)],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                per_tick, _ = busiest_per_tick(java_of(run.pid), seconds, rate)
+                per_tick = busiest_per_tick(exec_of_java(run.pid), seconds, rate)
                 if run.wait() != 0:
                     raise SystemExit("remora attach failed")
                 floor = subprocess.Popen(["taskset", "-c", "0", java, floor_source, str(rate), str(seconds)],
                                          stdout=subprocess.PIPE, text=True)
-                assert floor.stdout.readline().startswith("READY")
-                floor_tick, _ = busiest_per_tick(floor.pid, seconds - 1, rate)
+                assert floor.stdout.readline().strip() == "READY"
+                floor_tick = busiest_per_tick(floor.pid, seconds - 1, rate)
                 floor.wait()
                 remora_ticks.append(per_tick)
                 floor_ticks.append(floor_tick)

@@ -10,7 +10,7 @@ public class TickFloor {
     public static void main(String[] args) {
         long interval = 1_000_000_000L / Long.parseLong(args[0]);
         long end = System.nanoTime() + (long) (Double.parseDouble(args[1]) * 1e9);
-        System.out.println("READY " + ProcessHandle.current().pid());
+        System.out.println("READY");
         System.out.flush();
         long next = System.nanoTime();
         while (next < end) {
