@@ -13,6 +13,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -139,11 +140,11 @@ class ShortFramesAccuracyTest {
         args.add(target.pid());
         RemoraCli run = RemoraCli.run(args.toArray());
         assertThat(run.exitCode()).as("%s: %s", options, run.err()).isZero();
-        ProfileAccuracyTest.Shares shares = ProfileAccuracyTest.Shares.of(Files.readAllLines(output));
+        List<String> lines = Files.readAllLines(output);
+        ProfileAccuracyTest.Shares shares = ProfileAccuracyTest.Shares.of(lines);
         Matcher counts = COUNTS.matcher(run.err());
         assertThat(counts.find()).as(run.err()).isTrue();
-        Run result = new Run(shares, Files.readAllLines(output), Long.parseLong(counts.group(1)), Long.parseLong(counts.group(2)),
-                run.err());
+        Run result = new Run(shares, lines, Long.parseLong(counts.group(1)), Long.parseLong(counts.group(2)), run.err());
         assertThat(shares.total()).as("samples in the profile, %s: %s", options, run.err()).isEqualTo(result.samples());
         return result;
     }
@@ -187,7 +188,7 @@ class ShortFramesAccuracyTest {
             if (at == stack.length) {
                 continue;
             }
-            long depth = java.util.Arrays.stream(stack, at + 1, stack.length).filter(f -> f.contains(":" + function + ":")).count();
+            long depth = Arrays.stream(stack, at + 1, stack.length).filter(f -> f.contains(":" + function + ":")).count();
             samples += count;
             frames += depth * count;
         }
