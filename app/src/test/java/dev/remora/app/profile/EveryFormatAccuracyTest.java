@@ -3,8 +3,8 @@ package dev.remora.app.profile;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.remora.app.dump.RemoraCli;
-import dev.remora.app.output.profile.pprof.GoPprof;
 import dev.remora.app.testing.SampledWindow;
+import dev.remora.app.testing.PprofShares;
 import dev.remora.app.testing.ScratchDir;
 import dev.remora.app.testing.TargetInterpreter;
 import dev.remora.app.testing.TargetInterpreters;
@@ -24,8 +24,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,9 +41,6 @@ class EveryFormatAccuracyTest {
             "tiny_calls", "c_calls_back", "asyncio_tasks", "short_sleeps");
     private static final List<String> FORMATS = List.of("collapsed", "pstats", "pprof", "speedscope", "gecko", "jsonl",
             "flamegraph");
-    private static final Pattern PPROF_TOTAL = Pattern.compile("Total samples = (\\d+)");
-    /** A row of pprof's -top: flat, flat%, sum%, cum, cum%, name. */
-    private static final Pattern PPROF_ROW = Pattern.compile(" *\\d+ +[\\d.]+% +[\\d.]+% +(\\d+) +[\\d.]+% +(.+)");
     private static final String PSTATS_CUMULATIVE = """
             import json, pstats, sys
             stats = pstats.Stats(sys.argv[1])
@@ -87,7 +82,7 @@ class EveryFormatAccuracyTest {
                 Map<String, Double> shares = switch (format) {
                     case "collapsed" -> collapsed(file);
                     case "pstats" -> pstats(python, dir, file.getFileName().toString());
-                    case "pprof" -> pprof(dir, file);
+                    case "pprof" -> PprofShares.of(dir.host(), file);
                     case "speedscope" -> speedscope(file);
                     case "gecko" -> gecko(file);
                     case "jsonl" -> jsonl(file);
@@ -126,23 +121,6 @@ class EveryFormatAccuracyTest {
         assertThat(p.exitValue()).as(json).isZero();
         Map<String, Double> out = new HashMap<>();
         new ObjectMapper().readTree(json).properties().forEach(e -> out.put(e.getKey(), e.getValue().asDouble()));
-        return out;
-    }
-
-    /** Each function's cum over the total samples, as go tool pprof -top lists them. */
-    private static Map<String, Double> pprof(ScratchDir dir, Path file) {
-        String top = GoPprof.provision(dir.host()).pprof("-top", "-cum", "-nodecount=100000", "-nodefraction=0",
-                "-sample_index=samples", file.toString());
-        Matcher total = PPROF_TOTAL.matcher(top);
-        assertThat(total.find()).as(top).isTrue();
-        double samples = Long.parseLong(total.group(1));
-        Map<String, Double> out = new HashMap<>();
-        for (String line : top.lines().toList()) {
-            Matcher row = PPROF_ROW.matcher(line);
-            if (row.matches()) {
-                out.merge(row.group(2).strip(), Long.parseLong(row.group(1)) / samples, Double::sum);
-            }
-        }
         return out;
     }
 

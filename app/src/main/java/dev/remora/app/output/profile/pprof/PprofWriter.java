@@ -14,6 +14,7 @@ import dev.remora.domain.profile.ThreadTable.ProfiledThread;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
@@ -70,10 +71,21 @@ public final class PprofWriter implements ProfileWriter {
 
     private record FunctionKey(String name, String file) {}
 
+    /** Comments written after the profile's own, e.g. the labels an agent's sinks file the profile under. */
+    private final List<String> comments;
+
+    public PprofWriter() {
+        this(List.of());
+    }
+
+    public PprofWriter(List<String> comments) {
+        this.comments = List.copyOf(comments);
+    }
+
     @Override
     public void write(Profile profile, OutputStream out) throws IOException {
         GZIPOutputStream gzip = new GZIPOutputStream(out, 1 << 16);
-        new Encoding(profile, gzip).write();
+        new Encoding(profile, gzip, comments).write();
         // Ends the gzip stream; closing it would close the caller's stream too.
         gzip.finish();
         out.flush();
@@ -95,11 +107,13 @@ public final class PprofWriter implements ProfileWriter {
         private final int[] locationOfFrame;
         private final Map<FunctionKey, Integer> functionIds = new HashMap<>();
         private final Map<String, Integer> mappingIds = new HashMap<>();
+        private final List<String> comments;
         private int locationCount;
 
-        Encoding(Profile profile, OutputStream out) {
+        Encoding(Profile profile, OutputStream out, List<String> comments) {
             this.profile = profile;
             this.out = out;
+            this.comments = comments;
             this.locationOfFrame = new int[profile.frames().size()];
         }
 
@@ -120,6 +134,9 @@ public final class PprofWriter implements ProfileWriter {
                     "sampling: %d ticks, %d samples, %d errors (%s), %d ticks missed"
                             .formatted(stats.ticks(), stats.samples(), stats.errors().total(), stats.errors().describe(),
                                     stats.missed())));
+            for (String comment : comments) {
+                fields.integer(PROFILE_COMMENT, strings.intern(comment));
+            }
             fields.drainTo(out);
             writeSamples();
             // The string table goes last: only now is every string interned.
