@@ -22,6 +22,7 @@ public final class RemoraCommand implements Runnable {
         SUBCOMMANDS.put("ps", PsCommand.class);
         SUBCOMMANDS.put("replay", ReplayCommand.class);
         SUBCOMMANDS.put("top", TopCommand.class);
+        SUBCOMMANDS.put("agent", AgentCommand.class);
     }
 
     @CommandLine.Spec

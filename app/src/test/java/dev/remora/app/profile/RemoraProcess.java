@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * The remora command in a JVM of its own, for what only a real process shows: inherited stdio of a
  * launched target, signals, exit codes.
  */
-final class RemoraProcess implements AutoCloseable {
+public final class RemoraProcess implements AutoCloseable {
 
     /** Each stream gets a thread of its own: the common pool may have a single one, which one blocked read holds. */
     private static final java.util.concurrent.Executor OWN_THREAD = task -> Thread.ofPlatform().daemon().start(task);
@@ -39,7 +39,7 @@ final class RemoraProcess implements AutoCloseable {
         }, OWN_THREAD);
     }
 
-    static RemoraProcess start(Path workingDirectory, String... args) throws IOException {
+    public static RemoraProcess start(Path workingDirectory, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
                 "-cp", System.getProperty("java.class.path"), "dev.remora.app.Main"));
@@ -47,12 +47,12 @@ final class RemoraProcess implements AutoCloseable {
         return new RemoraProcess(new ProcessBuilder(command).directory(workingDirectory.toFile()).start());
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** Waits for the exit; returns the exit code. */
-    int waitFor() throws InterruptedException {
+    public int waitFor() throws InterruptedException {
         if (!process.waitFor(120, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new AssertionError("remora did not finish; stderr so far: " + err.getNow(""));
@@ -61,7 +61,7 @@ final class RemoraProcess implements AutoCloseable {
     }
 
     /** Waits until standard error shows this text; fails if remora exits or a minute passes first. */
-    void awaitErr(String text) throws InterruptedException {
+    public void awaitErr(String text) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
         while (errSoFar.indexOf(text) < 0) {
             if (err.isDone() || System.nanoTime() > deadline) {
@@ -71,16 +71,21 @@ final class RemoraProcess implements AutoCloseable {
         }
     }
 
-    String out() {
+    public String out() {
         return out.join();
     }
 
-    String err() {
+    public String err() {
         return err.join();
     }
 
-    void interrupt() throws IOException, InterruptedException {
+    public void interrupt() throws IOException, InterruptedException {
         new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start().waitFor();
+    }
+
+    /** SIGTERM, as a service manager stops a service. */
+    public void terminate() throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).start().waitFor();
     }
 
     @Override
