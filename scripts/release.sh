@@ -21,8 +21,9 @@ NAME=remora-$VERSION
 DIST=$ROOT/dist
 STAGE=$DIST/$NAME
 # Only what the application uses: java.management for the bench's allocation counter, java.logging for
-# Guice, jdk.unsupported for Guice's and JNA's Unsafe.
-MODULES=java.base,java.logging,java.management,jdk.management,jdk.unsupported
+# Guice, jdk.unsupported for Guice's and JNA's Unsafe and the agent's signals, java.net.http for the
+# agent's uploads.
+MODULES=java.base,java.logging,java.management,jdk.management,jdk.unsupported,java.net.http
 # The launcher's JVM options; the cache is trained with the same ones. Guice without generated classes
 # starts sooner, and the serial collector is the lightest for a short-lived tool.
 JVM_OPTS=(-XX:+UseSerialGC -XX:-UsePerfData -Dguice_bytecode_gen_option=DISABLED --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow)

@@ -14,6 +14,12 @@ home=${self%/*}/..
 # delays the first sample by some 20 ms, and a profile warms up on its own target within a second.
 case "${1:-}" in
     dump) tuning="-XX:TieredStopAtLevel=1 -Xmn4m" ;;
+    # The agent runs for months beside the services it watches: a bounded heap keeps its memory flat
+    # (its windows are counts, its queues bounded in bytes below the heap).
+    agent) tuning="-Xmn8m -Xmx128m -XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining"
+       if [ "$(id -u)" = 0 ]; then
+           tuning="$tuning -XX:ThreadPriorityPolicy=1 -XX:CompilerThreadPriority=19"
+       fi ;;
     *) tuning="-Xmn16m -XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining"
        # The compiler threads at the lowest priority where the JVM may set it (root): while they compile
        # the walk, they would otherwise hold the sampler's CPU and make its ticks late.
