@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what scripts/release.sh built the way a user would, where no JDK and no Maven exist (the
 # Debian 12 root that scripts/provision-targets.sh provides), and runs it against a real CPython:
-# the archive unpacked (bin/remora dump, --version, completions), and the wheel installed with pip
+# the archive unpacked (bin/remora dump, --version, completions, agent), and the wheel installed with pip
 # into a fresh venv (remora dump and remora attach -a --pstats). Exits non-zero on the first failure.
 set -euo pipefail
 
@@ -67,6 +67,21 @@ out=$(in_root "$remora" attach -a -d 0.5 --binary -o "$WORK/capture.bin" "$targe
 out=$(in_root "$remora" replay --collapsed -o "$WORK/replayed.txt" "$WORK/capture.bin" 2>&1) || fail "bin/remora replay: $out"
 grep -q busy_in_release_test "$CHROOT$WORK/replayed.txt" || fail "the replayed capture lacks the busy thread: $out"
 pass "archive: attach --binary (zstd) and replay"
+
+# The agent needs what the trimmed runtime must carry for it (java.net.http, the signal API): a window
+# of the target written, then SIGTERM delivers the one under way and exits 0.
+# Not through in_root: a function run in the background is a subshell, which the signal would end instead.
+chroot "$CHROOT" "${CLEAN_ENV[@]}" "$remora" agent --pid "$target" --upload-interval 1 --directory "$WORK/agent" \
+    >"$CHROOT$WORK/agent.log" 2>&1 &
+agent=$!
+for _ in $(seq 100); do
+    compgen -G "$CHROOT$WORK/agent/*.$target.*.pb.gz" >/dev/null && break
+    sleep 0.1
+done
+kill -TERM "$agent"
+wait "$agent" || fail "bin/remora agent did not exit 0 on SIGTERM: $(cat "$CHROOT$WORK/agent.log")"
+compgen -G "$CHROOT$WORK/agent/*.$target.*.pb.gz" >/dev/null || fail "the agent wrote no window: $(cat "$CHROOT$WORK/agent.log")"
+pass "archive: agent --directory, stopped by SIGTERM"
 
 in_root bash -c "source $WORK/$name/share/bash-completion/completions/remora && complete -p remora" >/dev/null \
     || fail "the bash completion does not load"
