@@ -2,6 +2,7 @@ package dev.remora.app.output.profile.pprof;
 
 import dev.remora.app.output.profile.ProfileWriter;
 import dev.remora.app.output.profile.StringTable;
+import dev.remora.app.output.profile.proto.ProtoWriter;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.PseudoFrames;
 import dev.remora.domain.profile.CallTree;
@@ -11,6 +12,7 @@ import dev.remora.domain.profile.ProfileMode;
 import dev.remora.domain.profile.SamplingStats;
 import dev.remora.domain.profile.ThreadTable.ProfiledThread;
 
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.HashMap;
@@ -84,11 +86,21 @@ public final class PprofWriter implements ProfileWriter {
 
     @Override
     public void write(Profile profile, OutputStream out) throws IOException {
-        GZIPOutputStream gzip = new GZIPOutputStream(out, 1 << 16);
-        new Encoding(profile, gzip, comments).write();
-        // Ends the gzip stream; closing it would close the caller's stream too.
-        gzip.finish();
-        out.flush();
+        // Closed, so that its deflater's native memory goes at once (an agent writes a profile every few
+        // seconds for months); the caller's stream stays open.
+        try (GZIPOutputStream gzip = new GZIPOutputStream(new FilterOutputStream(out) {
+            @Override
+            public void write(byte[] bytes, int offset, int length) throws IOException {
+                out.write(bytes, offset, length);
+            }
+
+            @Override
+            public void close() throws IOException {
+                flush();
+            }
+        }, 1 << 16)) {
+            new Encoding(profile, gzip, comments).write();
+        }
     }
 
     /** The name of the time value: what the profile's samples measure. */

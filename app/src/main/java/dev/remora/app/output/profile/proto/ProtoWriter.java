@@ -1,4 +1,4 @@
-package dev.remora.app.output.profile.pprof;
+package dev.remora.app.output.profile.proto;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -6,13 +6,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Encodes one protocol buffers message: varint and length-delimited fields, which is all pprof's
- * profile.proto uses. Nested messages are encoded into their own writer first, since their length
- * precedes them on the wire.
+ * Encodes one protocol buffers message: varint, fixed64 and length-delimited fields, which is all
+ * pprof's profile.proto and OpenTelemetry's profiles use. Nested messages are encoded into their own
+ * writer first, since their length precedes them on the wire.
  */
-final class ProtoWriter {
+public final class ProtoWriter {
 
     private static final int VARINT = 0;
+    private static final int FIXED64 = 1;
     private static final int LENGTH_DELIMITED = 2;
 
     private byte[] bytes = new byte[64];
@@ -22,7 +23,7 @@ final class ProtoWriter {
      * An integer field (uint64, int64 or bool on the wire). Zero is the default every reader assumes,
      * so, as protobuf encoders do for proto3 scalars, it is left out.
      */
-    ProtoWriter integer(int field, long value) {
+    public ProtoWriter integer(int field, long value) {
         if (value != 0) {
             tag(field, VARINT);
             varint(value);
@@ -30,12 +31,32 @@ final class ProtoWriter {
         return this;
     }
 
-    ProtoWriter bool(int field, boolean value) {
+    /** A fixed64 field (OpenTelemetry's timestamps), left out when zero as {@link #integer} is. */
+    public ProtoWriter fixed64(int field, long value) {
+        if (value != 0) {
+            tag(field, FIXED64);
+            ensure(8);
+            for (int i = 0; i < 8; i++) {
+                bytes[size++] = (byte) (value >>> (8 * i));
+            }
+        }
+        return this;
+    }
+
+    /** A bytes field. */
+    public ProtoWriter bytes(int field, byte[] value) {
+        tag(field, LENGTH_DELIMITED);
+        varint(value.length);
+        append(value, value.length);
+        return this;
+    }
+
+    public ProtoWriter bool(int field, boolean value) {
         return integer(field, value ? 1 : 0);
     }
 
     /** A string field; written even when empty, since a repeated field's empty entries count. */
-    ProtoWriter string(int field, String value) {
+    public ProtoWriter string(int field, String value) {
         byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
         tag(field, LENGTH_DELIMITED);
         varint(utf8.length);
@@ -43,7 +64,7 @@ final class ProtoWriter {
         return this;
     }
 
-    ProtoWriter message(int field, ProtoWriter message) {
+    public ProtoWriter message(int field, ProtoWriter message) {
         tag(field, LENGTH_DELIMITED);
         varint(message.size);
         append(message.bytes, message.size);
@@ -51,7 +72,7 @@ final class ProtoWriter {
     }
 
     /** A packed repeated integer field: one length-delimited run of varints. */
-    ProtoWriter packed(int field, long... values) {
+    public ProtoWriter packed(int field, long... values) {
         if (values.length == 0) {
             return this;
         }
@@ -65,11 +86,11 @@ final class ProtoWriter {
         return this;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
-    byte[] toByteArray() {
+    public byte[] toByteArray() {
         return Arrays.copyOf(bytes, size);
     }
 
@@ -77,7 +98,7 @@ final class ProtoWriter {
      * Moves what is encoded so far to {@code out} and starts empty again. The fields of a top-level
      * message are not length-prefixed, so a large message can be written a field at a time.
      */
-    void drainTo(OutputStream out) throws IOException {
+    public void drainTo(OutputStream out) throws IOException {
         out.write(bytes, 0, size);
         size = 0;
     }

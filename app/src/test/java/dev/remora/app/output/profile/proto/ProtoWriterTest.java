@@ -1,4 +1,4 @@
-package dev.remora.app.output.profile.pprof;
+package dev.remora.app.output.profile.proto;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,6 +25,17 @@ class ProtoWriterTest {
     @Test
     void negativeNumbersTakeTenBytes() {
         assertThat(hex(new ProtoWriter().integer(1, -2))).isEqualTo("08feffffffffffffffff01");
+    }
+
+    @Test
+    void fixed64FieldIsEightBytesLowFirst() {
+        assertThat(hex(new ProtoWriter().fixed64(3, 0x0102030405060708L))).isEqualTo("190807060504030201");
+        assertThat(new ProtoWriter().fixed64(3, 0).size()).isZero();
+    }
+
+    @Test
+    void bytesField() {
+        assertThat(hex(new ProtoWriter().bytes(7, new byte[] {1, (byte) 0xff}))).isEqualTo("3a0201ff");
     }
 
     @Test
