@@ -25,7 +25,7 @@ public final class Agent {
     /** What the agent samples, how, and where it reports. */
     public record Settings(ProcessSelection selection, LabelSettings labels, ProfileMode mode, long intervalNanos,
                            long windowNanos, long scanNanos, long durationNanos, long queueBytes, long flushNanos,
-                           Optional<Path> statusFile, SamplerPriority priority) {}
+                           Optional<Path> statusFile, SamplerPriority priority, String version) {}
 
     private static final long HEALTH_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
 
@@ -64,7 +64,7 @@ public final class Agent {
     /** Runs until stopped; returns the exit code: 0, or 1 when windows were left undelivered at the end. */
     public int run() throws InterruptedException {
         long start = System.nanoTime();
-        WindowPacker packer = new WindowPacker(sinks, counts::packed, log);
+        WindowPacker packer = new WindowPacker(sinks, counts::packed, log, settings.version());
         sinks.forEach(SinkWorker::start);
         packer.start();
         Thread scanning = Thread.ofPlatform().daemon().name("remora-scan").start(() -> scanAndReport(start));

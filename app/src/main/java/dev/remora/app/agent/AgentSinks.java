@@ -15,6 +15,11 @@ public final class AgentSinks {
         return new DirectorySink(directory, maxAgeMillis, maxBytes);
     }
 
+    /** OTLP/HTTP profiles to {@code endpoint} (its {@code /v1development/profiles}), with these headers. */
+    public static Sink otlp(URI endpoint, List<Map.Entry<String, String>> headers) {
+        return new OtlpSink(endpoint, headers, PyroscopeSink.TIMEOUT);
+    }
+
     /** @param basicAuth USER:PASSWORD, or null; @param token a bearer token, or null */
     public static Sink pyroscope(URI server, String tenantId, String basicAuth, String token,
                                  List<Map.Entry<String, String>> headers) {

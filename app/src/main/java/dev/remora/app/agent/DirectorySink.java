@@ -59,13 +59,18 @@ final class DirectorySink implements Sink {
     }
 
     @Override
+    public WireFormat format() {
+        return WireFormat.PPROF;
+    }
+
+    @Override
     public void deliver(ProfileWindow window) throws DeliveryFailure {
         String name = window.labels().serviceName() + "." + window.pid() + "." + TIME.format(Instant.ofEpochMilli(window.fromMillis()))
                 + SUFFIX;
         Path target = directory.resolve(name);
         Path aside = directory.resolve("." + name + ".part");
         try {
-            Files.write(aside, window.pprof());
+            Files.write(aside, window.body(WireFormat.PPROF));
             try {
                 Files.move(aside, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -79,8 +84,8 @@ final class DirectorySink implements Sink {
             }
             throw new DeliveryFailure(DeliveryFailure.Next.RETRY, "cannot write " + target + ": " + e.getMessage());
         }
-        files.addLast(new Written(target, window.pprof().length, System.currentTimeMillis()));
-        bytes += window.pprof().length;
+        files.addLast(new Written(target, window.body(WireFormat.PPROF).length, System.currentTimeMillis()));
+        bytes += window.body(WireFormat.PPROF).length;
         rotate();
     }
 

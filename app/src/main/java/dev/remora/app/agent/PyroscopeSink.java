@@ -53,11 +53,16 @@ final class PyroscopeSink implements Sink {
     }
 
     @Override
+    public WireFormat format() {
+        return WireFormat.PPROF;
+    }
+
+    @Override
     public void deliver(ProfileWindow window) throws DeliveryFailure {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(ingest + "?" + query(window)))
                 .timeout(timeout)
                 .header("Content-Type", "application/octet-stream")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(window.pprof()));
+                .POST(HttpRequest.BodyPublishers.ofByteArray(window.body(WireFormat.PPROF)));
         if (auth.tenantId() != null) {
             request.header("X-Scope-OrgID", auth.tenantId());
         }

@@ -6,6 +6,9 @@ public interface Sink {
     /** How log lines name it. */
     String name();
 
+    /** What it sends. */
+    WireFormat format();
+
     /** Hands one window over; throws when it was not taken, saying whether to try again. */
     void deliver(ProfileWindow window) throws DeliveryFailure;
 

@@ -36,6 +36,10 @@ final class SinkWorker {
         this.thread = Thread.ofPlatform().daemon().name("remora-sink-" + sink.name()).unstarted(this::deliverAll);
     }
 
+    WireFormat format() {
+        return sink.format();
+    }
+
     void start() {
         thread.start();
     }

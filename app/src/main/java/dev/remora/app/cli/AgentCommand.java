@@ -36,7 +36,8 @@ import java.util.regex.PatternSyntaxException;
 /** {@code remora agent}: every Python process on the host, sampled continuously, into Pyroscope, OTLP or a directory. */
 @Command(name = "agent", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Profile every Python process on this host (or those selected), continuously, in one sampling loop,"
-                + " and send one pprof profile per process per window to Pyroscope, and/or write it to a directory.",
+                + " and send one profile per process per window to Pyroscope, to an OpenTelemetry endpoint (OTLP/HTTP),"
+                + " and/or into a directory as pprof files.",
                 "Runs until SIGTERM or Ctrl-C, then delivers what it has; SIGUSR1 logs its health line at once."})
 public final class AgentCommand implements Callable<Integer> {
 
@@ -100,6 +101,13 @@ public final class AgentCommand implements Callable<Integer> {
     @Option(names = "--header", paramLabel = "'NAME: VALUE'", description = "With --pyroscope: a header on every request (repeatable).")
     List<String> headers = new ArrayList<>();
 
+    @Option(names = "--otlp", paramLabel = "URL", description = "Send each window to this OpenTelemetry endpoint over OTLP/HTTP"
+            + " (its /v1development/profiles; protobuf, profiles as opentelemetry-proto 1.11.0-alpha defines them).")
+    URI otlp;
+
+    @Option(names = "--otlp-header", paramLabel = "'NAME: VALUE'", description = "With --otlp: a header on every request (repeatable).")
+    List<String> otlpHeaders = new ArrayList<>();
+
     @Option(names = "--directory", paramLabel = "DIR", description = "Write each window as a pprof file into DIR.")
     Path directory;
 
@@ -111,8 +119,8 @@ public final class AgentCommand implements Callable<Integer> {
             description = "With --directory: delete the oldest files past this total (default: 1024 MiB).")
     long directoryMaxMebibytes;
 
-    @Option(names = "--queue-size", paramLabel = "MIB", defaultValue = "32",
-            description = "Windows each sink may hold while it cannot deliver; past it the oldest are dropped (default: 32 MiB).")
+    @Option(names = "--queue-size", paramLabel = "MIB", defaultValue = "8",
+            description = "Windows each sink may hold while it cannot deliver; past it the oldest are dropped (default: 8 MiB; more needs JAVA_OPTS=-Xmx beyond the launcher's 48m).")
     long queueMebibytes;
 
     @Option(names = "--flush-timeout", paramLabel = "SECONDS", defaultValue = "10",
@@ -158,12 +166,15 @@ public final class AgentCommand implements Callable<Integer> {
         return new Agent.Settings(selection, labels, mode, rate.intervalNanos(), window, seconds("--scan-interval", scanSeconds),
                 durationSeconds == null ? 0 : seconds("--duration", durationSeconds), mebibytes("--queue-size", queueMebibytes),
                 seconds("--flush-timeout", flushSeconds), Optional.ofNullable(statusFile),
-                normalPriority ? SamplerPriority.UNCHANGED : new RealtimeWakeups());
+                normalPriority ? SamplerPriority.UNCHANGED : new RealtimeWakeups(), BuildVersion.version());
     }
 
     private List<Sink> sinks() {
-        if (pyroscope == null && directory == null) {
-            throw usage("name where the profiles go: --pyroscope URL and/or --directory DIR");
+        if (pyroscope == null && otlp == null && directory == null) {
+            throw usage("name where the profiles go: --pyroscope URL, --otlp URL and/or --directory DIR");
+        }
+        if (otlp == null && !otlpHeaders.isEmpty()) {
+            throw usage("--otlp-header goes with --otlp");
         }
         if (pyroscope == null && (tenantId != null || basicAuthFile != null || tokenFile != null || !headers.isEmpty())) {
             throw usage("--tenant-id, --basic-auth-file, --token-file and --header go with --pyroscope");
@@ -178,22 +189,33 @@ public final class AgentCommand implements Callable<Integer> {
             }
         }
         if (pyroscope != null) {
-            String scheme = pyroscope.getScheme();
-            if (!"http".equals(scheme) && !"https".equals(scheme) || pyroscope.getHost() == null) {
-                throw usage("--pyroscope " + pyroscope + ": an http:// or https:// URL");
-            }
-            List<Map.Entry<String, String>> extra = new ArrayList<>();
-            for (String header : headers) {
-                int colon = header.indexOf(':');
-                if (colon <= 0) {
-                    throw usage("--header " + header + ": NAME: VALUE");
-                }
-                extra.add(Map.entry(header.substring(0, colon).strip(), header.substring(colon + 1).strip()));
-            }
-            sinks.add(AgentSinks.pyroscope(pyroscope, tenantId, secret("--basic-auth-file", basicAuthFile),
-                    secret("--token-file", tokenFile), extra));
+            sinks.add(AgentSinks.pyroscope(httpUrl("--pyroscope", pyroscope), tenantId, secret("--basic-auth-file", basicAuthFile),
+                    secret("--token-file", tokenFile), headers("--header", headers)));
+        }
+        if (otlp != null) {
+            sinks.add(AgentSinks.otlp(httpUrl("--otlp", otlp), headers("--otlp-header", otlpHeaders)));
         }
         return sinks;
+    }
+
+    private static URI httpUrl(String option, URI url) {
+        String scheme = url.getScheme();
+        if (!"http".equals(scheme) && !"https".equals(scheme) || url.getHost() == null) {
+            throw usage(option + " " + url + ": an http:// or https:// URL");
+        }
+        return url;
+    }
+
+    private static List<Map.Entry<String, String>> headers(String option, List<String> given) {
+        List<Map.Entry<String, String>> parsed = new ArrayList<>();
+        for (String header : given) {
+            int colon = header.indexOf(':');
+            if (colon <= 0) {
+                throw usage(option + " " + header + ": NAME: VALUE");
+            }
+            parsed.add(Map.entry(header.substring(0, colon).strip(), header.substring(colon + 1).strip()));
+        }
+        return parsed;
     }
 
     private static String secret(String option, Path file) {

@@ -19,6 +19,11 @@ public final class BuildVersion implements IVersionProvider {
                 build.getProperty("commit", "unknown"))};
     }
 
+    /** The release's version, as {@code --version} gives it. */
+    static String version() {
+        return read().getProperty("version", "unknown");
+    }
+
     private static Properties read() {
         Properties properties = new Properties();
         try (InputStream in = BuildVersion.class.getResourceAsStream(RESOURCE)) {

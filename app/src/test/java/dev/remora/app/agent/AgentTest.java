@@ -1,7 +1,9 @@
 package dev.remora.app.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import dev.remora.app.profile.RemoraProcess;
+import dev.remora.app.testing.OtlpReceiver;
 import dev.remora.app.testing.PprofShares;
 import dev.remora.app.testing.PyroscopeReceiver;
 import dev.remora.app.testing.PyroscopeReceiver.Answer;
@@ -32,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code remora agent} end to end, against real interpreters: what its sinks receive, read back as
- * users read it (go tool pprof on the directory's files and on the bodies a stand-in Pyroscope took),
+ * users read it (go tool pprof on the directory's files and on the bodies a stand-in Pyroscope took,
+ * the OTLP bodies decoded with OpenTelemetry's published definitions),
  * gives each process the split it measured itself over each window; processes are picked up and
  * let go as they come and go; a back end that fails gets every window once it is back; SIGTERM
  * delivers the window under way and exits 0.
@@ -73,7 +76,7 @@ class AgentTest {
         List<ScratchDir> dirs = new ArrayList<>();
         List<Process> targets = new ArrayList<>();
         List<BufferedReader> outputs = new ArrayList<>();
-        try (PyroscopeReceiver receiver = PyroscopeReceiver.start()) {
+        try (PyroscopeReceiver receiver = PyroscopeReceiver.start(); OtlpReceiver collector = OtlpReceiver.start()) {
             for (TargetInterpreter python : pythons) {
                 ScratchDir dir = ScratchDir.create(python, "remora-it-agent-");
                 dirs.add(dir);
@@ -89,7 +92,8 @@ class AgentTest {
             try (RemoraProcess agent = RemoraProcess.start(dirs.getFirst().host(), "agent", "--pid",
                     Long.toString(targets.get(0).pid()), "--pid", Long.toString(targets.get(1).pid()), "-r", "1khz",
                     "--upload-interval", "4", "--scan-interval", "0.2", "--directory", sink.toString(),
-                    "--pyroscope", receiver.url().toString(), "--tag", "env=test", "-d", "12.5")) {
+                    "--pyroscope", receiver.url().toString(), "--otlp", collector.url().toString(), "--tag", "env=test",
+                    "-d", "12.5")) {
                 assertThat(agent.waitFor()).as(agent.err()).isZero();
             }
             List<String> wrong = new ArrayList<>();
@@ -113,10 +117,17 @@ class AgentTest {
                 Files.write(body, posted.pprof());
                 Map<String, Double> fromDirectory = PprofShares.of(dirs.get(i).host(), whole.path());
                 Map<String, Double> fromPyroscope = PprofShares.of(dirs.get(i).host(), body);
+                ExportProfilesServiceRequest exported = collector.received().stream()
+                        .filter(r -> OtlpReceiver.resource(r).get("process.pid").equals(Long.toString(target.pid()))
+                                && OtlpReceiver.profiles(r).getFirst().getTimeUnixNano() == whole.fromMillis() * 1_000_000)
+                        .findFirst().orElseThrow(() -> new AssertionError("the collector got no window of " + target.pid()));
+                assertThat(OtlpReceiver.resource(exported)).containsEntry("service.name", "callheavy")
+                        .containsEntry("env", "test");
+                Map<String, Double> fromOtlp = OtlpReceiver.shares(exported);
                 for (String function : FUNCTIONS) {
                     double expected = measured.get(function).asDouble();
                     for (Map.Entry<String, Map<String, Double>> read : Map.of("directory", fromDirectory, "pyroscope",
-                            fromPyroscope).entrySet()) {
+                            fromPyroscope, "otlp", fromOtlp).entrySet()) {
                         double share = read.getValue().getOrDefault(function, 0.0);
                         if (Math.abs(share - expected) > 0.02) {
                             wrong.add("%s %s: %s %.4f, measured %.4f".formatted(pythons.get(i).name(), read.getKey(), function,
@@ -126,6 +137,7 @@ class AgentTest {
                 }
             }
             assertThat(receiver.refused()).isEmpty();
+            assertThat(collector.refused()).isEmpty();
             assertThat(wrong).as("shares off by more than 2 points").isEmpty();
         } finally {
             for (Process target : targets) {

@@ -41,7 +41,7 @@ class PyroscopeSinkTest {
         builder.finish(new SamplingStats(10, 10, StackErrors.NONE, 0, 100_000_000));
         ProcessLabels labels = LABELS.of(4242, List.of("/usr/bin/python3.12", "/srv/app.py"), "3.12.1");
         return WindowPacker.encode(new WatchedProcess.ClosedWindow(4242, labels, builder.profile(), ProfileMode.WALL,
-                fromMillis, fromMillis + 10_000));
+                fromMillis, fromMillis + 10_000), java.util.EnumSet.allOf(WireFormat.class), "0.1.0-test");
     }
 
     @Test
@@ -94,7 +94,7 @@ class PyroscopeSinkTest {
                     "name=app%7Bk%3Dv&from=1&until=2&format=pprof&sampleRate=100",
                     "name=app&from=1&until=2&sampleRate=100")) {
                 int status = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(receiver.url() + "/ingest?" + query))
-                        .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(window(0).pprof())).build(),
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(window(0).body(WireFormat.PPROF))).build(),
                         java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
                 assertThat(status).as(query).isEqualTo(400);
             }

@@ -32,6 +32,11 @@ class SinkWorkerTest {
         }
 
         @Override
+        public WireFormat format() {
+            return WireFormat.PPROF;
+        }
+
+        @Override
         public synchronized void deliver(ProfileWindow window) throws DeliveryFailure {
             tries++;
             if (!script.isEmpty()) {

@@ -12,7 +12,7 @@ class WindowQueueTest {
 
     static ProfileWindow window(int pid, long fromMillis, int bytes) {
         return new ProfileWindow(pid, new ProcessLabels("svc", new TreeMap<>()), ProfileMode.WALL, 100, fromMillis,
-                fromMillis + 10_000, new byte[bytes], 1, StackErrors.NONE);
+                fromMillis + 10_000, java.util.Map.of(WireFormat.PPROF, new byte[bytes]), 1, StackErrors.NONE);
     }
 
     @Test
