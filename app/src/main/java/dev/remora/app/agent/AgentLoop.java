@@ -19,6 +19,8 @@ import java.util.function.BooleanSupplier;
 final class AgentLoop {
 
     private static final long CATCH_UP_NANOS = 50_000_000L;
+    /** How often a loop with nothing to sample looks for arrivals. */
+    private static final long IDLE_NANOS = 20_000_000L;
 
     private final long intervalNanos;
     private final long windowNanos;
@@ -47,6 +49,15 @@ final class AgentLoop {
         try {
             while (!stop.getAsBoolean()) {
                 long now = System.nanoTime();
+                if (processes.isEmpty() && scanner.arrivals().isEmpty()) {
+                    // Nothing to sample: no wake-ups at the tick's rate, and the grid starts afresh with the first process.
+                    prioritise(SamplerPriority.Level.NORMAL);
+                    LockSupport.parkNanos(IDLE_NANOS);
+                    next = System.nanoTime();
+                    windowEnd = next + windowNanos;
+                    missed = 0;
+                    continue;
+                }
                 if (now < next) {
                     prioritise(SamplerPriority.Level.PROMPT);
                     LockSupport.parkNanos(next - now);

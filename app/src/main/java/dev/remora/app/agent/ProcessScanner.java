@@ -44,8 +44,12 @@ final class ProcessScanner {
     private final long intervalNanos;
     private final AgentLog log;
     private final int self = (int) ProcessHandle.current().pid();
-    /** Processes handed to the sampling loop and not yet given back. */
-    private final Set<ProcessKey> watched = ConcurrentHashMap.newKeySet();
+    /**
+     * Processes handed to the sampling loop and not yet given back, by pid and start alone: one that
+     * rewrites its command line while it is sampled (gunicorn and celery name their workers so) is
+     * still the same process.
+     */
+    private final Set<ProcessKey.Identity> watched = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedQueue<WatchedProcess> arrivals = new ConcurrentLinkedQueue<>();
     /** Processes found not to be Python: never opened again. */
     private Set<ProcessKey> notPython = new HashSet<>();
@@ -70,7 +74,7 @@ final class ProcessScanner {
 
     /** The sampling loop no longer samples {@code key}: it exited. */
     void gone(ProcessKey key) {
-        watched.remove(key);
+        watched.remove(key.identity());
     }
 
     int watchedCount() {
@@ -88,7 +92,7 @@ final class ProcessScanner {
             }
             ProcessKey key = new ProcessKey(entry.pid(), entry.startTicks(), entry.command());
             present.add(key);
-            if (watched.contains(key) || notPython.contains(key) || uptime - entry.startTicks() < MIN_AGE_TICKS
+            if (watched.contains(key.identity()) || notPython.contains(key) || uptime - entry.startTicks() < MIN_AGE_TICKS
                     || !selection.selects(entry.pid(), String.join(" ", entry.command()))) {
                 continue;
             }
@@ -117,7 +121,7 @@ final class ProcessScanner {
             WatchedProcess adopted = new WatchedProcess(key, ports, process, processLabels, clocks(key.pid()), mode,
                     intervalNanos);
             retryAt.remove(key);
-            watched.add(key);
+            watched.add(key.identity());
             arrivals.add(adopted);
             log.line("sampling process " + key.pid() + " (CPython " + process.version() + ", service "
                     + processLabels.serviceName() + "): " + commandLine(key));
