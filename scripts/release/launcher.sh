@@ -14,9 +14,12 @@ home=${self%/*}/..
 # delays the first sample by some 20 ms, and a profile warms up on its own target within a second.
 case "${1:-}" in
     dump) tuning="-XX:TieredStopAtLevel=1 -Xmn4m" ;;
-    # The agent runs for months beside the services it watches: a bounded heap keeps its memory flat
-    # (its windows are counts, its queues bounded in bytes below the heap).
-    agent) tuning="-Xmn8m -Xmx128m -XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining"
+    # The agent runs for months beside the services it watches: a small bounded heap (its windows are
+    # counts, its queues bounded in bytes well below it), the quick compiler alone and two malloc arenas
+    # keep its memory small and flat.
+    agent) tuning="-Xmn8m -Xmx48m -XX:TieredStopAtLevel=1 -XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining"
+       MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
+       export MALLOC_ARENA_MAX
        if [ "$(id -u)" = 0 ]; then
            tuning="$tuning -XX:ThreadPriorityPolicy=1 -XX:CompilerThreadPriority=19"
        fi ;;
