@@ -68,7 +68,7 @@ public final class Agent {
         sinks.forEach(SinkWorker::start);
         packer.start();
         Thread scanning = Thread.ofPlatform().daemon().name("remora-scan").start(() -> scanAndReport(start));
-        log.line("started: " + Math.round(1e9 / settings.intervalNanos()) + " Hz, " + settings.mode().name().toLowerCase()
+        log.line("started: " + Math.round(1e9 / settings.intervalNanos()) + " Hz, " + settings.mode().name().toLowerCase(java.util.Locale.ROOT)
                 + " mode, windows of " + TimeUnit.NANOSECONDS.toMillis(settings.windowNanos()) / 1000.0 + " s, to "
                 + String.join(", ", sinks.stream().map(s -> s.counts().sink()).toList()));
         AgentLoop loop = new AgentLoop(settings.intervalNanos(), settings.windowNanos(), scanner, packer, counts,

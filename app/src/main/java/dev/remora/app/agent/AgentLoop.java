@@ -77,9 +77,10 @@ final class AgentLoop {
                     next += skipped * intervalNanos;
                 }
                 if (done >= windowEnd) {
+                    long wall = System.currentTimeMillis(); // one end for each window, the next one's start
                     for (WatchedProcess process : processes) {
-                        packer.add(process.endWindow(done, System.currentTimeMillis(), missed));
-                        process.beginWindow(done, System.currentTimeMillis());
+                        packer.add(process.endWindow(done, wall, missed));
+                        process.beginWindow(done, wall);
                     }
                     missed = 0;
                     windowEnd += windowNanos * Math.max(1, (done - windowEnd) / windowNanos + 1);

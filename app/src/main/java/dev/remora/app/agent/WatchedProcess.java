@@ -85,6 +85,9 @@ final class WatchedProcess implements AutoCloseable {
                 throw new InspectionException.TargetGone(e.getMessage());
             }
             window.tickFailed();
+        } catch (RuntimeException e) {
+            // A walk that broke on what it read: this process's tick is an error; the other processes go on.
+            window.tickFailed();
         }
     }
 

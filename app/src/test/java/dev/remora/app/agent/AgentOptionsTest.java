@@ -1,0 +1,50 @@
+package dev.remora.app.agent;
+
+import dev.remora.app.dump.RemoraCli;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What the agent refuses before it starts: one line saying why, and the usage exit code, never a stack trace. */
+class AgentOptionsTest {
+
+    private static void refused(List<String> args, String why) {
+        RemoraCli run = RemoraCli.run(args.toArray());
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+        assertThat(run.err()).contains(why).doesNotContain("\tat ").doesNotContain("Exception");
+        assertThat(run.err().strip().lines().count()).as(run.err()).isEqualTo(1);
+    }
+
+    @Test
+    void anAgentWithNowhereToSendIsRefused() {
+        refused(List.of("agent"), "--pyroscope URL, --otlp URL and/or --directory DIR");
+    }
+
+    @Test
+    void aSinkUrlThatIsNotHttpIsRefused() {
+        refused(List.of("agent", "--pyroscope", "ftp://example.com"), "an http:// or https:// URL");
+        refused(List.of("agent", "--otlp", "collector:4318"), "an http:// or https:// URL");
+    }
+
+    @Test
+    void aTagNamePyroscopeWouldRefuseIsRefused() {
+        refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--tag", "team-name=x"), "--tag team-name");
+        refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--tag", "pid=1"), "--tag pid");
+    }
+
+    @Test
+    void aBadRegexOrTemplateOrLabelIsRefused() {
+        refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--match", "("), "--match: not a regular expression");
+        refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--service-name", "{app}"), "the placeholders are");
+        refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--drop-label", "service_name"),
+                "--drop-label service_name");
+        refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--mode", "gil"), "wall or cpu");
+    }
+
+    @Test
+    void pyroscopesOwnOptionsWithoutPyroscopeAreRefused() {
+        refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--tenant-id", "t"), "go with --pyroscope");
+    }
+}
