@@ -1,11 +1,7 @@
 package dev.remora.app.agent;
 
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +18,7 @@ final class OtlpSink implements Sink {
 
     private final URI export;
     private final List<Map.Entry<String, String>> headers;
-    private final HttpClient client;
-    private final Duration timeout;
+    private final HttpPoster poster;
 
     OtlpSink(URI endpoint, List<Map.Entry<String, String>> headers, Duration timeout) {
         String base = endpoint.toString();
@@ -31,8 +26,7 @@ final class OtlpSink implements Sink {
         this.export = base.endsWith(PATH) ? endpoint
                 : URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + PATH);
         this.headers = List.copyOf(headers);
-        this.timeout = timeout;
-        this.client = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.poster = new HttpPoster(timeout);
     }
 
     @Override
@@ -47,31 +41,16 @@ final class OtlpSink implements Sink {
 
     @Override
     public void deliver(ProfileWindow window) throws DeliveryFailure {
-        HttpRequest.Builder request = HttpRequest.newBuilder(export)
-                .timeout(timeout)
-                .header("Content-Type", "application/x-protobuf")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(window.body(WireFormat.OTLP)));
+        HttpRequest.Builder request = poster.post(export, "application/x-protobuf", window.body(WireFormat.OTLP));
         for (Map.Entry<String, String> header : headers) {
             request.setHeader(header.getKey(), header.getValue());
         }
-        HttpResponse<String> response;
-        try {
-            response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (HttpTimeoutException e) {
-            throw new DeliveryFailure(DeliveryFailure.Next.RETRY, "no answer from " + export + " within "
-                    + timeout.toMillis() / 1000.0 + " s");
-        } catch (IOException e) {
-            throw new DeliveryFailure(DeliveryFailure.Next.RETRY, "cannot reach " + export + ": " + e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DeliveryFailure(DeliveryFailure.Next.RETRY, "interrupted");
-        }
-        int status = response.statusCode();
-        if (status / 100 == 2) {
+        HttpPoster.Answer answer = poster.send(request.build());
+        if (answer.accepted()) {
             return;
         }
+        int status = answer.status();
         boolean retryable = status == 429 || status == 502 || status == 503 || status == 504;
-        throw new DeliveryFailure(retryable ? DeliveryFailure.Next.RETRY : DeliveryFailure.Next.DROP,
-                export + " answered " + status);
+        throw new DeliveryFailure(retryable ? DeliveryFailure.Next.RETRY : DeliveryFailure.Next.DROP, answer.describe(export));
     }
 }

@@ -1,12 +1,8 @@
 package dev.remora.app.agent;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -32,19 +28,17 @@ final class PyroscopeSink implements Sink {
 
     private final URI ingest;
     private final Auth auth;
-    private final HttpClient client;
-    private final Duration timeout;
+    private final HttpPoster poster;
 
     PyroscopeSink(URI server, Auth auth) {
         this(server, auth, TIMEOUT);
     }
 
     PyroscopeSink(URI server, Auth auth, Duration timeout) {
-        this.timeout = timeout;
         String base = server.toString();
         this.ingest = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/ingest");
         this.auth = auth;
-        this.client = HttpClient.newBuilder().connectTimeout(timeout).build();
+        this.poster = new HttpPoster(timeout);
     }
 
     @Override
@@ -59,10 +53,8 @@ final class PyroscopeSink implements Sink {
 
     @Override
     public void deliver(ProfileWindow window) throws DeliveryFailure {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(ingest + "?" + query(window)))
-                .timeout(timeout)
-                .header("Content-Type", "application/octet-stream")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(window.body(WireFormat.PPROF)));
+        HttpRequest.Builder request = poster.post(URI.create(ingest + "?" + query(window)), "application/octet-stream",
+                window.body(WireFormat.PPROF));
         if (auth.tenantId() != null) {
             request.header("X-Scope-OrgID", auth.tenantId());
         }
@@ -75,27 +67,15 @@ final class PyroscopeSink implements Sink {
         for (Map.Entry<String, String> header : auth.headers()) {
             request.setHeader(header.getKey(), header.getValue());
         }
-        HttpResponse<String> response;
-        try {
-            response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (HttpTimeoutException e) {
-            throw new DeliveryFailure(DeliveryFailure.Next.RETRY, "no answer from " + ingest + " within " + timeout.toMillis() / 1000.0 + " s");
-        } catch (IOException e) {
-            throw new DeliveryFailure(DeliveryFailure.Next.RETRY, "cannot reach " + ingest + ": " + e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DeliveryFailure(DeliveryFailure.Next.RETRY, "interrupted");
-        }
-        int status = response.statusCode();
-        if (status / 100 == 2) {
+        HttpPoster.Answer answer = poster.send(request.build());
+        if (answer.accepted()) {
             return;
         }
-        String said = response.body().length() > 200 ? response.body().substring(0, 200) + "..." : response.body();
+        int status = answer.status();
         // 400, 413 and 422 are about the window itself; the rest (408, 429, 5xx, and 401, 403 or 404 that an
         // operator fixes in the configuration or the proxy) may pass later.
         boolean refused = status == 400 || status == 413 || status == 422;
-        throw new DeliveryFailure(refused ? DeliveryFailure.Next.DROP : DeliveryFailure.Next.RETRY,
-                ingest + " answered " + status + (said.isBlank() ? "" : ": " + said.strip()));
+        throw new DeliveryFailure(refused ? DeliveryFailure.Next.DROP : DeliveryFailure.Next.RETRY, answer.describe(ingest));
     }
 
     /** The query string, in the order Pyroscope's own clients send it. */
