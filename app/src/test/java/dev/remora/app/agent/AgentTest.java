@@ -37,8 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * users read it (go tool pprof on the directory's files and on the bodies a stand-in Pyroscope took,
  * the OTLP bodies decoded with OpenTelemetry's published definitions),
  * gives each process the split it measured itself over each window; processes are picked up and
- * let go as they come and go; a back end that fails gets every window once it is back; SIGTERM
- * delivers the window under way and exits 0.
+ * let go as they come and go; a back end that fails gets every window once it is back; SIGUSR1 gives
+ * the health line; SIGTERM delivers the window under way and exits 0.
  */
 @Tag("targets")
 class AgentTest {
@@ -166,9 +166,19 @@ class AgentTest {
             Process steady = new ProcessBuilder(python.command("-c", busy, "60", marker)).start();
             Path sink = dir.host("profiles");
             Process late = null;
+            Path status = dir.host("agent.status");
             try (RemoraProcess agent = RemoraProcess.start(dir.host(), "agent", "--match", marker, "--upload-interval", "1",
-                    "--scan-interval", "0.2", "--directory", sink.toString(), "--pyroscope", receiver.url().toString())) {
+                    "--scan-interval", "0.2", "--directory", sink.toString(), "--pyroscope", receiver.url().toString(),
+                    "--status-file", status.toString())) {
                 agent.awaitErr("sampling process " + steady.pid());
+                // SIGUSR1: the health line at once, in the log and the status file.
+                new ProcessBuilder("kill", "-USR1", Long.toString(agent.pid())).start().waitFor();
+                agent.awaitErr("1 processes, 0 exited;");
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!Files.exists(status) && System.nanoTime() < deadline) {
+                    TimeUnit.MILLISECONDS.sleep(20); // written just after the log line
+                }
+                assertThat(Files.readString(status)).contains("1 processes, 0 exited;").contains("pyroscope");
                 late = new ProcessBuilder(python.command("-c", busy, "1.5", marker)).start();
                 agent.awaitErr("sampling process " + late.pid());
                 assertThat(late.waitFor(30, TimeUnit.SECONDS)).isTrue();
