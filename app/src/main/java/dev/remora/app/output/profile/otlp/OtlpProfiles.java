@@ -1,7 +1,7 @@
 package dev.remora.app.output.profile.otlp;
 
 import dev.remora.app.output.profile.StringTable;
-import dev.remora.app.output.profile.proto.ProtoWriter;
+import dev.remora.app.output.profile.ProtoWriter;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.profile.CallTree;
 import dev.remora.domain.profile.Profile;

@@ -2,7 +2,7 @@ package dev.remora.app.output.profile.pprof;
 
 import dev.remora.app.output.profile.ProfileWriter;
 import dev.remora.app.output.profile.StringTable;
-import dev.remora.app.output.profile.proto.ProtoWriter;
+import dev.remora.app.output.profile.ProtoWriter;
 import dev.remora.domain.model.FrameInfo;
 import dev.remora.domain.model.PseudoFrames;
 import dev.remora.domain.profile.CallTree;

@@ -1,4 +1,4 @@
-package dev.remora.app.output.profile.proto;
+package dev.remora.app.output.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

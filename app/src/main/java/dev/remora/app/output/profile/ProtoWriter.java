@@ -1,4 +1,4 @@
-package dev.remora.app.output.profile.proto;
+package dev.remora.app.output.profile;
 
 import java.io.IOException;
 import java.io.OutputStream;
