@@ -2,7 +2,7 @@
 
 Compiles every .py file of this interpreter's standard library and writes, for
 each code object reachable through co_consts, its co_firstlineno, co_linetable
-and co_positions(). Files that do not compile are skipped (the test suite holds
+(co_lnotab before 3.10) and co_positions() (lines alone before 3.11). Files that do not compile are skipped (the test suite holds
 deliberately broken ones).
 
 Usage: python -I -c "<this script>" [SHARD SHARDS]
@@ -46,14 +46,28 @@ def encode_run(repeat, position):
 
 
 def positions(code):
-    """co_positions(), or on 3.10 (which has none) the line of each code unit from co_lines()."""
+    """co_positions(), or on 3.10 (which has none) the line of each code unit from co_lines(), or on
+    3.8 and 3.9 (which have neither) the line of each code unit from dis.findlinestarts()."""
     if hasattr(code, "co_positions"):
         return code.co_positions()
     lines = [None] * (len(code.co_code) // 2)
-    for start, end, line in code.co_lines():
-        for unit in range(start // 2, min(end // 2, len(lines))):
-            lines[unit] = line
+    if hasattr(code, "co_lines"):
+        for start, end, line in code.co_lines():
+            for unit in range(start // 2, min(end // 2, len(lines))):
+                lines[unit] = line
+    else:
+        import dis
+        starts = list(dis.findlinestarts(code))  # (offset, line), in offset order
+        for index, (start, line) in enumerate(starts):
+            end = starts[index + 1][0] if index + 1 < len(starts) else len(code.co_code)
+            for unit in range(start // 2, min(end // 2, len(lines))):
+                lines[unit] = line
     return [(line, None, None, None) for line in lines]
+
+
+def line_table(code):
+    """co_linetable, or co_lnotab where there is none (3.8, 3.9)."""
+    return code.co_linetable if hasattr(code, "co_linetable") else code.co_lnotab
 
 
 def encode_code(code):
@@ -67,8 +81,8 @@ def encode_code(code):
         b"C",
         struct.pack(">i", code.co_firstlineno),
         text(getattr(code, "co_qualname", code.co_name), "H"),
-        struct.pack(">I", len(code.co_linetable)),
-        code.co_linetable,
+        struct.pack(">I", len(line_table(code))),
+        line_table(code),
         struct.pack(">II", instructions, len(runs)),
     ] + runs)
 

@@ -8,8 +8,11 @@ import java.util.List;
 /** One CPython interpreter to test against: run as {@code chroot root executable}, or directly when root is "/". */
 record InterpreterTarget(String name, String root, String executable) {
 
-    /** What the target's line tables hold: 3.10's line ranges, or the location table of later versions. */
+    /** What the target's line tables hold: 3.8's and 3.9's line notes, 3.10's line ranges, or the location table of later versions. */
     LineTableFormat lineTableFormat() {
+        if (executable.endsWith("python3.8") || executable.endsWith("python3.9")) {
+            return LineTableFormat.LINE_NOTES;
+        }
         return executable.endsWith("python3.10") ? LineTableFormat.LINES : LineTableFormat.LOCATIONS;
     }
 
