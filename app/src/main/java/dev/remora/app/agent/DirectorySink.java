@@ -18,7 +18,7 @@ import java.util.List;
  * Writes each window as a pprof file, {@code SERVICE.PID.TIME.pb.gz} (the window's start, UTC), into
  * one directory: what {@code go tool pprof} reads. A file appears whole (written aside, then
  * renamed). The oldest files are deleted once they are older than the age bound or the directory's
- * files pass the size bound; only files this sink names are counted or deleted.
+ * files pass the size bound; only pprof files ({@code *.pb.gz}) are counted or deleted.
  */
 final class DirectorySink implements Sink {
 

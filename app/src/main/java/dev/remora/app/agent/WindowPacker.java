@@ -8,16 +8,16 @@ import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Encodes each closed window as pprof, once, on a thread of its own (the sampling thread must not
- * spend a tick's time on it), and hands the bytes to every sink.
+ * Encodes each closed window once in every format some sink sends, on a thread of its own (the
+ * sampling thread must not spend a tick's time on it), and hands the bodies to every sink.
  */
 final class WindowPacker {
 

@@ -181,6 +181,9 @@ public final class AgentCommand implements Callable<Integer> {
         }
         List<Sink> sinks = new ArrayList<>();
         if (directory != null) {
+            if (!(directoryMaxHours > 0)) {
+                throw usage("--directory-max-age must be positive: " + directoryMaxHours);
+            }
             try {
                 sinks.add(AgentSinks.directory(directory, Math.round(directoryMaxHours * 3_600_000),
                         mebibytes("--directory-max-size", directoryMaxMebibytes)));

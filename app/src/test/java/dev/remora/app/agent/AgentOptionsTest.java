@@ -41,6 +41,8 @@ class AgentOptionsTest {
         refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--drop-label", "service_name"),
                 "--drop-label service_name");
         refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--mode", "gil"), "wall or cpu");
+        refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--directory-max-age", "-1"),
+                "--directory-max-age must be positive");
     }
 
     @Test
