@@ -40,9 +40,29 @@ public final class RemoraProcess implements AutoCloseable {
     }
 
     public static RemoraProcess start(Path workingDirectory, String... args) throws IOException {
+        return start(workingDirectory, List.of(), args);
+    }
+
+    /**
+     * A profile in a JVM set up as the launcher sets one up for it: its small young generation, and the
+     * compiler threads' priority this JVM was given (run-tests passes the launcher's). A profile taken in
+     * the test JVM instead shares it with what earlier tests left: a heap of gigabytes and its pauses.
+     */
+    public static RemoraProcess profile(Path workingDirectory, String... args) throws IOException {
+        List<String> jvm = new ArrayList<>(List.of("-Xmn16m"));
+        for (String argument : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (argument.startsWith("-XX:ThreadPriorityPolicy") || argument.startsWith("-XX:CompilerThreadPriority")) {
+                jvm.add(argument);
+            }
+        }
+        return start(workingDirectory, jvm, args);
+    }
+
+    private static RemoraProcess start(Path workingDirectory, List<String> jvm, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-                "-cp", System.getProperty("java.class.path"), "dev.remora.app.Main"));
+                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"));
+        command.addAll(jvm);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.remora.app.Main"));
         command.addAll(List.of(args));
         return new RemoraProcess(new ProcessBuilder(command).directory(workingDirectory.toFile()).start());
     }
