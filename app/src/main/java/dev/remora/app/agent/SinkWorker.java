@@ -63,6 +63,11 @@ final class SinkWorker {
         return queue.size();
     }
 
+    /** Whether the worker's thread still runs: after {@link #finish}, it should not. */
+    boolean delivering() {
+        return thread.isAlive();
+    }
+
     SinkCounts counts() {
         return new SinkCounts(sink.name(), delivered.get(), failedTries.get(), refused.get(), queue.dropped(), queue.size(),
                 queue.bytes());
