@@ -1,7 +1,6 @@
 package dev.remora.app.testing;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceResponse;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -10,7 +9,6 @@ import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
 import io.opentelemetry.proto.profiles.v1development.Sample;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,25 +26,20 @@ import java.util.Set;
  */
 public final class OtlpReceiver implements AutoCloseable {
 
-    private final HttpServer server;
+    private final LoopbackServer server;
     private final List<ExportProfilesServiceRequest> received = new ArrayList<>();
     private final List<String> refused = new ArrayList<>();
 
-    private OtlpReceiver(HttpServer server) {
-        this.server = server;
+    private OtlpReceiver() throws IOException {
+        this.server = LoopbackServer.start(this::handle);
     }
 
     public static OtlpReceiver start() throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        OtlpReceiver receiver = new OtlpReceiver(server);
-        server.createContext("/", receiver::handle);
-        server.setExecutor(task -> Thread.ofPlatform().daemon().start(task));
-        server.start();
-        return receiver;
+        return new OtlpReceiver();
     }
 
     public URI url() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        return server.url();
     }
 
     public synchronized List<ExportProfilesServiceRequest> received() {
@@ -173,6 +166,6 @@ public final class OtlpReceiver implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
+        server.close();
     }
 }

@@ -1,12 +1,10 @@
 package dev.remora.app.testing;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -51,27 +49,22 @@ public final class PyroscopeReceiver implements AutoCloseable {
     private static final Pattern LABEL_KEY = Pattern.compile("[A-Za-z0-9_.]+");
     private static final Pattern DIGITS = Pattern.compile("\\d+");
 
-    private final HttpServer server;
+    private final LoopbackServer server;
     private final ArrayDeque<Answer> script = new ArrayDeque<>();
     private final List<Ingested> ingested = new ArrayList<>();
     private final List<String> refused = new ArrayList<>();
     private int requests;
 
-    private PyroscopeReceiver(HttpServer server) {
-        this.server = server;
+    private PyroscopeReceiver() throws IOException {
+        this.server = LoopbackServer.start(this::handle);
     }
 
     public static PyroscopeReceiver start() throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        PyroscopeReceiver receiver = new PyroscopeReceiver(server);
-        server.createContext("/", receiver::handle);
-        server.setExecutor(task -> Thread.ofPlatform().daemon().start(task));
-        server.start();
-        return receiver;
+        return new PyroscopeReceiver();
     }
 
     public URI url() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        return server.url();
     }
 
     /** The next requests are answered so, in turn; after them, as Pyroscope would. */
@@ -215,6 +208,6 @@ public final class PyroscopeReceiver implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
+        server.close();
     }
 }
