@@ -87,7 +87,8 @@ final class NativeStacksReader {
      */
     static NativeUnwinder unwinder(ProcessImage image, RemoteMemory memory, NativeUnwinder previous) throws InspectionException {
         try {
-            NativeModules modules = previous == null ? NativeModules.of(image.mappings(), image::openFile, memory)
+            NativeModules modules = previous == null
+                    ? NativeModules.of(image.mappings(), image::openFile, memory, ZstdJniDecoder.INSTANCE)
                     : previous.modules().withMappings(image.mappings());
             return new NativeUnwinder(memory, modules);
         } catch (ProcessImageException e) {

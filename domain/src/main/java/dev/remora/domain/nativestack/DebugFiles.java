@@ -1,6 +1,7 @@
 package dev.remora.domain.nativestack;
 
 import dev.remora.ports.FileBytes;
+import dev.remora.ports.ZstdDecoder;
 import dev.remora.ports.elf.ElfSectionHeader;
 
 import java.util.List;
@@ -17,7 +18,8 @@ final class DebugFiles {
      * {@code .debug_line} and, when both it and the module name a build id, the same one (a stale
      * debug file would name other code).
      */
-    static DebugFile load(List<String> candidates, Optional<String> buildId, Function<String, Optional<FileBytes>> files) {
+    static DebugFile load(List<String> candidates, Optional<String> buildId, Function<String, Optional<FileBytes>> files,
+                          ZstdDecoder zstd) {
         for (String candidate : candidates) {
             Optional<FileBytes> opened;
             try {
@@ -29,7 +31,7 @@ final class DebugFiles {
                 continue;
             }
             try (FileBytes file = opened.get()) {
-                Optional<DebugFile> read = read(new FileImage(file), buildId, () -> linesOf(candidate, files));
+                Optional<DebugFile> read = read(new FileImage(file), buildId, () -> linesOf(candidate, files, zstd), zstd);
                 if (read.isPresent()) {
                     return read.get();
                 }
@@ -41,23 +43,24 @@ final class DebugFiles {
     }
 
     /** The line table of the debug file at {@code path}, opened again: it was closed once its symbols were read. */
-    private static Optional<LineTable> linesOf(String path, Function<String, Optional<FileBytes>> files) {
+    private static Optional<LineTable> linesOf(String path, Function<String, Optional<FileBytes>> files, ZstdDecoder zstd) {
         try {
             Optional<FileBytes> opened = files.apply(path);
             if (opened.isEmpty()) {
                 return Optional.empty();
             }
             try (FileBytes file = opened.get()) {
-                return LineSections.of(ElfImage.read(new FileImage(file))).table();
+                return LineSections.of(ElfImage.read(new FileImage(file), zstd)).table();
             }
         } catch (NativeDataException | RuntimeException e) {
             return Optional.empty(); // frames just go without lines
         }
     }
 
-    private static Optional<DebugFile> read(ImageBytes bytes, Optional<String> buildId, DebugFile.LineSource lines) {
+    private static Optional<DebugFile> read(ImageBytes bytes, Optional<String> buildId, DebugFile.LineSource lines,
+                                            ZstdDecoder zstd) {
         try {
-            ElfImage image = ElfImage.read(bytes);
+            ElfImage image = ElfImage.read(bytes, zstd);
             if (buildId.isPresent()) {
                 Optional<ElfSectionHeader> note = image.section(".note.gnu.build-id");
                 Optional<String> own = note.isPresent() ? DebugFileNames.buildId(image.contents(note.get())) : Optional.empty();

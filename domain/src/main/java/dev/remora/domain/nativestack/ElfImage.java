@@ -1,5 +1,6 @@
 package dev.remora.domain.nativestack;
 
+import dev.remora.ports.ZstdDecoder;
 import dev.remora.ports.elf.ElfFileHeader;
 import dev.remora.ports.elf.ElfProgramHeader;
 import dev.remora.ports.elf.ElfSectionHeader;
@@ -29,16 +30,19 @@ final class ElfImage {
     private final List<ElfProgramHeader> programHeaders;
     private final List<ElfSectionHeader> sections;
     private final byte[] names;
+    private final ZstdDecoder zstd;
 
     private ElfImage(ImageBytes bytes, List<ElfProgramHeader> programHeaders, List<ElfSectionHeader> sections,
-                     byte[] names) {
+                     byte[] names, ZstdDecoder zstd) {
         this.bytes = bytes;
+        this.zstd = zstd;
         this.programHeaders = programHeaders;
         this.sections = sections;
         this.names = names;
     }
 
-    static ElfImage read(ImageBytes bytes) throws NativeDataException {
+    /** @param zstd decompresses the sections stored compressed with zstd */
+    static ElfImage read(ImageBytes bytes, ZstdDecoder zstd) throws NativeDataException {
         byte[] head = range(bytes, 0, ElfFileHeader.SIZE);
         if (!ElfFileHeader.hasMagic(head)) {
             throw new NativeDataException("not an ELF file");
@@ -77,7 +81,7 @@ final class ElfImage {
                 }
             }
         }
-        return new ElfImage(bytes, List.copyOf(programs), List.copyOf(sections), names);
+        return new ElfImage(bytes, List.copyOf(programs), List.copyOf(sections), names, zstd);
     }
 
     List<ElfProgramHeader> programHeaders() {
@@ -111,7 +115,7 @@ final class ElfImage {
             throw new NativeDataException("section has no bytes in the file");
         }
         byte[] stored = range(bytes, section.offset(), section.size());
-        return section.compressed() ? CompressedSection.inflate(stored, MAX_SECTION) : stored;
+        return section.compressed() ? CompressedSection.inflate(stored, MAX_SECTION, zstd) : stored;
     }
 
     private static byte[] range(ImageBytes bytes, long position, long length) throws NativeDataException {

@@ -1,6 +1,7 @@
 package dev.remora.domain.nativestack;
 
 import dev.remora.ports.FileBytes;
+import dev.remora.ports.ZstdDecoder;
 import dev.remora.ports.elf.ElfProgramHeader;
 import dev.remora.ports.elf.ElfSectionHeader;
 
@@ -57,12 +58,12 @@ final class ModuleFile {
 
     /**
      * Reads the tables of the image at {@code path}; debug files are opened through {@code files}
-     * when first needed.
+     * when first needed; sections compressed with zstd are decompressed by {@code zstd}.
      */
-    static ModuleFile read(ImageBytes bytes, String path, Function<String, Optional<FileBytes>> files) {
+    static ModuleFile read(ImageBytes bytes, String path, Function<String, Optional<FileBytes>> files, ZstdDecoder zstd) {
         ElfImage image;
         try {
-            image = ElfImage.read(bytes);
+            image = ElfImage.read(bytes, zstd);
         } catch (NativeDataException e) {
             return unreadable(path + ": " + e.getMessage());
         }
@@ -93,7 +94,7 @@ final class ModuleFile {
                 .flatMap(DebugFileNames::buildId);
         Optional<String> link = image.section(".gnu_debuglink").flatMap(s -> bytesOf(image, s))
                 .flatMap(DebugFileNames::debugLink);
-        DebugSource source = () -> DebugFiles.load(DebugFileNames.candidates(path, buildId, link), buildId, files);
+        DebugSource source = () -> DebugFiles.load(DebugFileNames.candidates(path, buildId, link), buildId, files, zstd);
         return new ModuleFile(image.programHeaders(), eh, debug, symbols, symtab.isPresent(), source,
                 Optional.ofNullable(problem), LineSections.of(image));
     }

@@ -3,6 +3,7 @@ package dev.remora.domain.nativestack;
 import dev.remora.ports.FileBytes;
 import dev.remora.ports.MemoryMapping;
 import dev.remora.ports.RemoteMemory;
+import dev.remora.ports.ZstdDecoder;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,10 +28,12 @@ public final class NativeModules {
     private final Map<String, ModuleFile> files;
     private final Function<String, Optional<FileBytes>> opener;
     private final RemoteMemory memory;
+    private final ZstdDecoder zstd;
 
     private NativeModules(List<MemoryMapping> mappings, Function<String, Optional<FileBytes>> opener, RemoteMemory memory,
-                          Map<String, ModuleFile> files) {
+                          ZstdDecoder zstd, Map<String, ModuleFile> files) {
         this.files = files;
+        this.zstd = zstd;
         this.opener = opener;
         this.memory = memory;
         List<MemoryMapping> sorted = new ArrayList<>(mappings);
@@ -53,10 +56,11 @@ public final class NativeModules {
      * @param files opens a file by the path the target names it by; called at most once per path
      *     (and per debug file candidate), and every file it returns is closed after reading
      * @param memory the target's memory, for the vDSO's image
+     * @param zstd decompresses the sections files keep compressed with zstd
      */
     public static NativeModules of(List<MemoryMapping> mappings, Function<String, Optional<FileBytes>> files,
-                                   RemoteMemory memory) {
-        return new NativeModules(mappings, files, memory, new ConcurrentHashMap<>());
+                                   RemoteMemory memory, ZstdDecoder zstd) {
+        return new NativeModules(mappings, files, memory, zstd, new ConcurrentHashMap<>());
     }
 
     /**
@@ -64,7 +68,7 @@ public final class NativeModules {
      * already read: a file is read again only under a path not seen before.
      */
     public NativeModules withMappings(List<MemoryMapping> now) {
-        return new NativeModules(now, opener, memory, files);
+        return new NativeModules(now, opener, memory, zstd, files);
     }
 
     /** The executable mapping containing {@code address}. */
@@ -121,7 +125,7 @@ public final class NativeModules {
         return files.computeIfAbsent(path, p -> open(p, opener));
     }
 
-    private static ModuleFile open(String path, Function<String, Optional<FileBytes>> opener) {
+    private ModuleFile open(String path, Function<String, Optional<FileBytes>> opener) {
         Optional<FileBytes> opened;
         try {
             opened = opener.apply(path);
@@ -136,9 +140,9 @@ public final class NativeModules {
         }
     }
 
-    private static ModuleFile read(ImageBytes image, String path, Function<String, Optional<FileBytes>> opener) {
+    private ModuleFile read(ImageBytes image, String path, Function<String, Optional<FileBytes>> opener) {
         try {
-            return ModuleFile.read(image, path, opener);
+            return ModuleFile.read(image, path, opener, zstd);
         } catch (RuntimeException e) {
             // Whatever a damaged file breaks, its module just has no tables; the walk says so.
             return ModuleFile.unreadable(path + ": " + e);

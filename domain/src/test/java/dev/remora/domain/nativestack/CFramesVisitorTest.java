@@ -7,6 +7,7 @@ import dev.remora.domain.model.StackVisitor;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.RemoteMemory;
 import dev.remora.ports.ThreadRegisters;
+import dev.remora.ports.ZstdDecoder;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -74,7 +75,8 @@ class CFramesVisitorTest {
     }
 
     private static CFramesVisitor visitor(Recorded next, Map<Long, ThreadRegisters> registers) {
-        NativeUnwinder unwinder = new NativeUnwinder(NO_MEMORY, NativeModules.of(List.of(), path -> Optional.empty(), NO_MEMORY));
+        NativeUnwinder unwinder = new NativeUnwinder(NO_MEMORY,
+                NativeModules.of(List.of(), path -> Optional.empty(), NO_MEMORY, ZstdDecoder.NONE));
         return new CFramesVisitor(next, unwinder, new StackMerge("/usr/bin/python3", InternalFrames.HIDDEN), Map.of(),
                 tid -> Optional.ofNullable(registers.get(tid)));
     }

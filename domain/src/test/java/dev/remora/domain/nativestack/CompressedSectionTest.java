@@ -1,5 +1,6 @@
 package dev.remora.domain.nativestack;
 
+import dev.remora.ports.ZstdDecoder;
 import dev.remora.ports.elf.ElfSectionHeader;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Debug sections stored compressed, as distributions ship separate debug files: read as the bytes they
- * were, and garbage in the compression header or data refused, never inflated past the cap.
+ * were, and garbage in the compression header or data refused, never inflated past the cap. zstd data
+ * goes to the decoder the application gives, here scripted: what it is asked for and what it answers.
  */
 class CompressedSectionTest {
 
@@ -42,8 +44,53 @@ class CompressedSectionTest {
     }
 
     private static byte[] contents(byte[] elf) throws NativeDataException {
-        ElfImage image = ElfImage.read(new ArrayImage(elf));
+        return contents(elf, ZstdDecoder.NONE);
+    }
+
+    private static byte[] contents(byte[] elf, ZstdDecoder zstd) throws NativeDataException {
+        ElfImage image = ElfImage.read(new ArrayImage(elf), zstd);
         return image.contents(image.section(".debug_line").orElseThrow());
+    }
+
+    /** A stand-in for zstd: the "compressed" data is the text reversed, and only the whole of it is taken. */
+    private static final ZstdDecoder REVERSED = (data, offset, length, size) -> {
+        byte[] out = new byte[length];
+        for (int i = 0; i < length; i++) {
+            out[i] = data[offset + length - 1 - i];
+        }
+        return out;
+    };
+
+    private static byte[] reversed(byte[] raw) {
+        byte[] out = new byte[raw.length];
+        for (int i = 0; i < raw.length; i++) {
+            out[i] = raw[raw.length - 1 - i];
+        }
+        return out;
+    }
+
+    @Test
+    void aZstdCompressedSectionIsTheDecoderAnswerForTheDataAfterTheHeader() throws Exception {
+        byte[] elf = TinyElf.withSection(".debug_line", stored(2, TEXT.length, reversed(TEXT)), ElfSectionHeader.SHF_COMPRESSED);
+
+        assertThat(contents(elf, REVERSED)).isEqualTo(TEXT);
+    }
+
+    @Test
+    void aZstdSectionIsRefusedWithTheDecodersReasonOrWhenItsSizeIsNotTheClaimedOne() {
+        long flag = ElfSectionHeader.SHF_COMPRESSED;
+        byte[] data = reversed(TEXT);
+        assertThatThrownBy(() -> contents(TinyElf.withSection(".debug_line", stored(2, TEXT.length, data), flag)))
+                .isInstanceOf(NativeDataException.class).hasMessageContaining("zstd").hasMessageContaining("no zstd decoder");
+        assertThatThrownBy(() -> contents(TinyElf.withSection(".debug_line", stored(2, TEXT.length + 1, data), flag), REVERSED))
+                .isInstanceOf(NativeDataException.class).hasMessageContaining("decompresses to other than");
+        assertThatThrownBy(() -> contents(TinyElf.withSection(".debug_line", stored(2, 1L << 40, data), flag), REVERSED))
+                .isInstanceOf(NativeDataException.class).hasMessageContaining("over the cap");
+        ZstdDecoder damaged = (d, offset, length, size) -> {
+            throw new ZstdDecoder.Refused("Data corruption detected");
+        };
+        assertThatThrownBy(() -> contents(TinyElf.withSection(".debug_line", stored(2, TEXT.length, data), flag), damaged))
+                .isInstanceOf(NativeDataException.class).hasMessageContaining("Data corruption detected");
     }
 
     @Test
@@ -77,8 +124,8 @@ class CompressedSectionTest {
         Arrays.fill(scrambled, 2, 40, (byte) 0x5a);
         assertThatThrownBy(() -> contents(TinyElf.withSection(".debug_line", stored(1, TEXT.length, scrambled), flag)))
                 .isInstanceOf(NativeDataException.class);
-        assertThatThrownBy(() -> contents(TinyElf.withSection(".debug_line", stored(2, TEXT.length, data), flag)))
-                .isInstanceOf(NativeDataException.class).hasMessageContaining("zstd");
+        assertThatThrownBy(() -> contents(TinyElf.withSection(".debug_line", stored(3, TEXT.length, data), flag)))
+                .isInstanceOf(NativeDataException.class).hasMessageContaining("unknown type 3");
         assertThatThrownBy(() -> contents(TinyElf.withSection(".debug_line", new byte[10], flag)))
                 .isInstanceOf(NativeDataException.class).hasMessageContaining("no header");
     }

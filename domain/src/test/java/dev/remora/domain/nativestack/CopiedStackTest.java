@@ -3,6 +3,7 @@ package dev.remora.domain.nativestack;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.MemoryMapping;
 import dev.remora.ports.RemoteMemory;
+import dev.remora.ports.ZstdDecoder;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -17,7 +18,8 @@ class CopiedStackTest {
     private static final long STACK_START = 0x7ffc0000_0000L;
     private static final long STACK_END = STACK_START + 0x21000;
     private static final NativeModules MODULES = NativeModules.of(List.of(
-            new MemoryMapping(STACK_START, STACK_END, "rw-p", 0, Optional.of("[stack]"), false)), path -> Optional.empty(), null);
+            new MemoryMapping(STACK_START, STACK_END, "rw-p", 0, Optional.of("[stack]"), false)), path -> Optional.empty(), null,
+            ZstdDecoder.NONE);
 
     /** Memory whose byte at an address is the address's low byte; counts the reads that reach it. */
     private static final class Counted implements RemoteMemory {

@@ -1,5 +1,6 @@
 package dev.remora.domain.nativestack;
 
+import dev.remora.ports.ZstdDecoder;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class DebugFileTest {
         ModuleFile file = ModuleFile.read(new ArrayImage(HostFiles.readAll(HostFiles.LIBC)), HostFiles.LIBC, path -> {
             opened.add(path);
             return HostFiles.open(path);
-        });
+        }, ZstdDecoder.NONE);
         Assumptions.assumeTrue(libc.dynamicSymbols.at(trampoline.pcBegin() + 1).isEmpty(), "libc exports __restore_rt");
 
         Optional<Symbol> local = file.symbol(trampoline.pcBegin() + 1);
@@ -66,7 +67,8 @@ class DebugFileTest {
     void aModuleWithoutALineTableTakesItsLinesFromItsDebugFile() throws Exception {
         HostLibc libc = HostLibc.load();
         assertThat(libc.image.section(".debug_line")).as("libc ships without its line table").isEmpty();
-        ModuleFile file = ModuleFile.read(new ArrayImage(HostFiles.readAll(HostFiles.LIBC)), HostFiles.LIBC, HostFiles::open);
+        ModuleFile file = ModuleFile.read(new ArrayImage(HostFiles.readAll(HostFiles.LIBC)), HostFiles.LIBC, HostFiles::open,
+                ZstdDecoder.NONE);
         long malloc = HostLibc.function("malloc");
 
         Optional<SourceLine> line = file.line(malloc + 1);

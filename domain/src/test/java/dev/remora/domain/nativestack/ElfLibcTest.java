@@ -1,5 +1,6 @@
 package dev.remora.domain.nativestack;
 
+import dev.remora.ports.ZstdDecoder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -77,7 +78,7 @@ class ElfLibcTest {
     @Test
     void theModuleFileOfLibcGivesRowsAndSymbolsByLinkTimeAddress() throws Exception {
         ModuleFile file = ModuleFile.read(new FileImage(HostFiles.open(HostFiles.LIBC).orElseThrow()), HostFiles.LIBC,
-                HostFiles::open);
+                HostFiles::open, ZstdDecoder.NONE);
         long malloc = HostLibc.function("malloc");
 
         assertThat(file.problem()).isEmpty();

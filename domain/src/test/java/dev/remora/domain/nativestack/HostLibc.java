@@ -3,6 +3,7 @@ package dev.remora.domain.nativestack;
 import dev.remora.domain.discovery.ElfSections;
 import dev.remora.ports.FileBytes;
 import dev.remora.ports.MemoryMapping;
+import dev.remora.ports.ZstdDecoder;
 import dev.remora.ports.elf.ElfProgramHeader;
 
 import java.io.IOException;
@@ -21,7 +22,7 @@ final class HostLibc {
 
     private HostLibc() {
         try {
-            image = ElfImage.read(new ArrayImage(HostFiles.readAll(HostFiles.LIBC)));
+            image = ElfImage.read(new ArrayImage(HostFiles.readAll(HostFiles.LIBC)), ZstdDecoder.NONE);
             var ehSection = image.section(".eh_frame").orElseThrow();
             CfiSection eh = CfiSection.of(CfiSection.Kind.EH_FRAME, image.contents(ehSection), ehSection.address());
             var header = image.section(".eh_frame_hdr").orElseThrow();

@@ -1,5 +1,6 @@
 package dev.remora.domain.nativestack;
 
+import dev.remora.ports.ZstdDecoder;
 import java.util.Optional;
 
 /**
@@ -29,7 +30,7 @@ final class HostLibpython {
                     + "(pyenv 3.12.1, debug info in the library), which the test machines provide");
         }
         try {
-            return new HostLibpython(ElfImage.read(new FileImage(HostFiles.open(PATH).orElseThrow())));
+            return new HostLibpython(ElfImage.read(new FileImage(HostFiles.open(PATH).orElseThrow()), ZstdDecoder.NONE));
         } catch (NativeDataException e) {
             throw new AssertionError("cannot read " + PATH + ": " + e.getMessage(), e);
         }

@@ -1,6 +1,7 @@
 package dev.remora.domain.nativestack;
 
 import dev.remora.ports.MemoryMapping;
+import dev.remora.ports.ZstdDecoder;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -19,7 +20,7 @@ class ModuleLookupTest {
 
     @Test
     void theVsyscallPageAtTheTopOfTheAddressSpaceDoesNotHideTheMappingsBelowIt() {
-        NativeModules modules = NativeModules.of(List.of(LIBC, VSYSCALL, EXE), path -> Optional.empty(), null);
+        NativeModules modules = NativeModules.of(List.of(LIBC, VSYSCALL, EXE), path -> Optional.empty(), null, ZstdDecoder.NONE);
         assertThat(modules.moduleAt(0x55e93c5f2080L)).get().extracting(Module::path).isEqualTo(EXE.path());
         assertThat(modules.moduleAt(0x7f0000030000L)).get().extracting(Module::path).isEqualTo(LIBC.path());
         assertThat(modules.moduleAt(0xffffffffff600400L)).get().extracting(Module::path).isEqualTo(VSYSCALL.path());

@@ -3,6 +3,7 @@ package dev.remora.domain.nativestack;
 import dev.remora.ports.MemoryAccessException;
 import dev.remora.ports.MemoryMapping;
 import dev.remora.ports.ThreadRegisters;
+import dev.remora.ports.ZstdDecoder;
 import dev.remora.ports.elf.ElfSectionHeader;
 import dev.remora.ports.testing.ScriptedMemory;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,7 +67,7 @@ class NativeGarbageTest {
             List<MemoryMapping> mappings = List.of(text,
                     new MemoryMapping(STACK, STACK + STACK_SIZE, "rw-p", 0, Optional.of("[stack]"), false),
                     new MemoryMapping(VDSO, VDSO + VDSO_SIZE, "r-xp", 0, Optional.of("[vdso]"), false));
-            NativeUnwinder unwinder = new NativeUnwinder(memory, NativeModules.of(mappings, HostFiles::open, memory));
+            NativeUnwinder unwinder = new NativeUnwinder(memory, NativeModules.of(mappings, HostFiles::open, memory, ZstdDecoder.NONE));
             long[] r = new long[ThreadRegisters.COUNT];
             for (int k = 0; k < r.length; k++) {
                 r[k] = random.nextBoolean() ? random.nextLong() : STACK + random.nextInt(STACK_SIZE);
@@ -154,7 +155,7 @@ class NativeGarbageTest {
                 int at = random.nextBoolean() ? random.nextInt(0x400) : bytes.length - 1 - random.nextInt(0x1200);
                 bytes[at] = (byte) random.nextInt(256);
             }
-            ModuleFile file = ModuleFile.read(new ArrayImage(bytes), "/damaged/libc.so.6", path -> Optional.empty());
+            ModuleFile file = ModuleFile.read(new ArrayImage(bytes), "/damaged/libc.so.6", path -> Optional.empty(), ZstdDecoder.NONE);
             try {
                 file.row(malloc + random.nextInt(64));
             } catch (NativeDataException expected) {

@@ -2,6 +2,7 @@ package dev.remora.domain.nativestack;
 
 import dev.remora.ports.MemoryMapping;
 import dev.remora.ports.ThreadRegisters;
+import dev.remora.ports.ZstdDecoder;
 import dev.remora.ports.testing.ScriptedMemory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,8 @@ class NativeUnwinderTest {
             new MemoryMapping(MAIN, MAIN + 0x1000, "r-xp", 0, Optional.empty(), false),
             libc.textMapping(),
             new MemoryMapping(STACK, STACK + STACK_SIZE, "rw-p", 0, Optional.of("[stack]"), false));
-    private final NativeUnwinder unwinder = new NativeUnwinder(memory, NativeModules.of(mappings, HostFiles::open, memory));
+    private final NativeUnwinder unwinder =
+            new NativeUnwinder(memory, NativeModules.of(mappings, HostFiles::open, memory, ZstdDecoder.NONE));
 
     @BeforeAll
     static void readLibc() {
@@ -259,7 +261,7 @@ class NativeUnwinderTest {
         NativeModules modules = NativeModules.of(List.of(mapping), path -> {
             opened.add(path);
             return Optional.empty();
-        }, withVdso);
+        }, withVdso, ZstdDecoder.NONE);
         long malloc = HostLibc.function("malloc");
 
         Module module = modules.moduleAt(vdso + malloc).orElseThrow();
@@ -285,7 +287,7 @@ class NativeUnwinderTest {
         NativeUnwinder counted = new NativeUnwinder(memory, NativeModules.of(mappings, path -> {
             opened.add(path);
             return HostFiles.open(path);
-        }, memory));
+        }, memory, ZstdDecoder.NONE));
         NativeStack first = counted.unwind(start);
         List<String> openedByFirst = List.copyOf(opened);
 

@@ -2,6 +2,7 @@ package dev.remora.domain.nativestack;
 
 import dev.remora.ports.MemoryMapping;
 import dev.remora.ports.ThreadRegisters;
+import dev.remora.ports.ZstdDecoder;
 import dev.remora.ports.testing.ScriptedMemory;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,7 @@ class SyntheticModuleTest {
                 new MemoryMapping(BASE, BASE + 0x2000, "r-xp", 0, Optional.of(PATH), false),
                 new MemoryMapping(STACK, STACK + 0x4000, "rw-p", 0, Optional.of("[stack]"), false));
         NativeModules modules = NativeModules.of(mappings,
-                path -> path.equals(PATH) ? Optional.of(TinyElf.file(elf)) : Optional.empty(), memory);
+                path -> path.equals(PATH) ? Optional.of(TinyElf.file(elf)) : Optional.empty(), memory, ZstdDecoder.NONE);
         long[] r = new long[ThreadRegisters.COUNT];
         r[ThreadRegisters.RIP] = pc;
         r[ThreadRegisters.RSP] = sp;
