@@ -8,6 +8,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Turns every failure into one line on stderr and a non-zero exit code. Only a bug in Remora itself
@@ -21,7 +24,7 @@ public final class UserErrorHandler implements IExecutionExceptionHandler, IPara
     @Override
     public int handleParseException(ParameterException e, String[] args) {
         PrintWriter err = e.getCommandLine().getErr();
-        err.println("remora: " + e.getMessage());
+        err.println("remora: " + unreadableOptionsFile(e).orElse(e.getMessage()));
         if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
             // A misspelt command or option: say the nearest one (picocli ranks them), as git does.
             err.println("Did you mean: " + unmatched.getSuggestions().getFirst() + "?");
@@ -29,6 +32,27 @@ public final class UserErrorHandler implements IExecutionExceptionHandler, IPara
         err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
         err.flush();
         return EXIT_USAGE;
+    }
+
+    /**
+     * picocli reads {@code @FILE} as a file of options, and leaves it as a word when it cannot read the
+     * file: the word is then unmatched, which says nothing of the file.
+     */
+    private static Optional<String> unreadableOptionsFile(ParameterException e) {
+        if (!(e instanceof CommandLine.UnmatchedArgumentException unmatched)) {
+            return Optional.empty();
+        }
+        return unmatched.getUnmatched().stream().filter(word -> word.length() > 1 && word.startsWith("@")).findFirst()
+                .map(word -> "options file %s cannot be read: %s".formatted(word.substring(1), whyUnreadable(word.substring(1))));
+    }
+
+    private static String whyUnreadable(String name) {
+        try {
+            Path file = Path.of(name);
+            return !Files.exists(file) ? "no such file" : Files.isDirectory(file) ? "a directory" : "not readable";
+        } catch (java.nio.file.InvalidPathException e) {
+            return "not a path";
+        }
     }
 
     @Override

@@ -2,7 +2,10 @@ package dev.remora.app.agent;
 
 import dev.remora.app.dump.RemoraCli;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,6 +46,25 @@ class AgentOptionsTest {
         refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--mode", "gil"), "wall or cpu");
         refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--directory-max-age", "-1"),
                 "--directory-max-age must be positive");
+    }
+
+    @Test
+    void anOptionsFileIsReadAsIfItsWordsWereOnTheCommandLine(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("agent.args"), """
+                # what a service's unit names with @FILE
+                --directory /tmp/remora-agent-options
+                --tag team-name=x
+                """);
+        refused(List.of("agent", "@" + file), "--tag team-name");
+    }
+
+    @Test
+    void anOptionsFileThatCannotBeReadIsNamedWithWhy(@TempDir Path dir) {
+        RemoraCli run = RemoraCli.run("agent", "@" + dir.resolve("missing.args"));
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+        assertThat(run.err().lines().findFirst().orElse(""))
+                .isEqualTo("remora: options file %s cannot be read: no such file", dir.resolve("missing.args"));
+        assertThat(run.err()).doesNotContain("\tat ").doesNotContain("Exception");
     }
 
     @Test
