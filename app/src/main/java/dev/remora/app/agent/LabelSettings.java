@@ -7,11 +7,13 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * How the agent labels each process: the service name's template, the user's static tags, and the
- * labels left out. Every label but the tags has a bounded number of values per host except
- * {@code pid}, which grows with every restart: a user who watches many short-lived processes drops it.
+ * How the agent labels each process: the service name's template, the user's static tags, the labels
+ * taken from each process's own environment (variable to label name), and the labels left out. Every
+ * label but the tags has a bounded number of values per host except {@code pid}, which grows with
+ * every restart: a user who watches many short-lived processes drops it.
  */
-public record LabelSettings(String serviceTemplate, Map<String, String> tags, Set<String> dropped, String hostname) {
+public record LabelSettings(String serviceTemplate, Map<String, String> tags, Map<String, String> fromEnvironment,
+                            Set<String> dropped, String hostname) {
 
     public static final String SERVICE_NAME = "service_name";
     public static final String HOSTNAME = "hostname";
@@ -22,15 +24,22 @@ public record LabelSettings(String serviceTemplate, Map<String, String> tags, Se
 
     /** A label name as Pyroscope and Prometheus take them. */
     private static final Pattern NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+    /** The longest value a label takes from an environment: longer ones are cut, as they would flood a back end. */
+    static final int MAX_ENVIRONMENT_VALUE = 256;
 
     public LabelSettings {
         tags = Map.copyOf(tags);
+        fromEnvironment = Map.copyOf(fromEnvironment);
         dropped = Set.copyOf(dropped);
         for (String key : tags.keySet()) {
-            if (!validName(key) || key.startsWith("__") || key.equals(SERVICE_NAME) || OWN.contains(key)) {
-                throw new IllegalArgumentException("--tag " + key + ": a tag's name is letters, digits and _, not starting"
-                        + " with a digit or __, and not one the agent sets itself (" + SERVICE_NAME + ", "
-                        + String.join(", ", OWN) + ")");
+            if (!ownable(key)) {
+                throw new IllegalArgumentException("--tag " + key + ": " + NAME_RULE);
+            }
+        }
+        for (Map.Entry<String, String> variable : fromEnvironment.entrySet()) {
+            if (!ownable(variable.getValue()) || tags.containsKey(variable.getValue())) {
+                throw new IllegalArgumentException("--env-label " + variable.getKey() + "=" + variable.getValue() + ": "
+                        + NAME_RULE + ", nor a --tag's");
             }
         }
         for (String name : dropped) {
@@ -41,18 +50,40 @@ public record LabelSettings(String serviceTemplate, Map<String, String> tags, Se
         }
     }
 
+    private static final String NAME_RULE = "a label's name is letters, digits and _, not starting with a digit or __,"
+            + " and not one the agent sets itself (" + SERVICE_NAME + ", " + String.join(", ", OWN) + ")";
+
     static boolean validName(String name) {
         return NAME.matcher(name).matches();
     }
 
-    /** The labels of process {@code pid}, started as {@code command}, running CPython {@code version}. */
-    public ProcessLabels of(int pid, List<String> command, String version) {
+    /** Whether the user may name a label so. */
+    private static boolean ownable(String name) {
+        return validName(name) && !name.startsWith("__") && !name.equals(SERVICE_NAME) && !OWN.contains(name);
+    }
+
+    /** The label an environment variable gives by default: its name in lower case, where that is a label's name. */
+    public static String labelOf(String variable) {
+        return variable.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * The labels of process {@code pid}, started as {@code command}, running CPython {@code version},
+     * whose environment holds {@code environment}: a variable it lacks (or holds empty) gives no label.
+     */
+    public ProcessLabels of(int pid, List<String> command, String version, Map<String, String> environment) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(HOSTNAME, hostname);
         labels.put(PID, Integer.toString(pid));
         labels.put(PYTHON_VERSION, version);
         labels.keySet().removeAll(dropped);
         labels.putAll(tags);
+        for (Map.Entry<String, String> variable : fromEnvironment.entrySet()) {
+            String value = environment.getOrDefault(variable.getKey(), "");
+            if (!value.isEmpty()) {
+                labels.put(variable.getValue(), value.length() > MAX_ENVIRONMENT_VALUE ? value.substring(0, MAX_ENVIRONMENT_VALUE) : value);
+            }
+        }
         return new ProcessLabels(ServiceNames.expand(serviceTemplate, pid, command, hostname),
                 new java.util.TreeMap<>(labels));
     }

@@ -117,7 +117,8 @@ final class ProcessScanner {
                 return;
             }
             PythonProcess process = PythonProcess.attach(ports.image(), ports.memory());
-            ProcessLabels processLabels = labels.of(key.pid(), key.command(), process.version().toString());
+            ProcessLabels processLabels = labels.of(key.pid(), key.command(), process.version().toString(),
+                    ProcessEnvironment.of(key.pid(), labels.fromEnvironment().keySet()));
             WatchedProcess adopted = new WatchedProcess(key, ports, process, processLabels, clocks(key.pid()), mode,
                     intervalNanos);
             retryAt.remove(key);

@@ -82,6 +82,11 @@ public final class AgentCommand implements Callable<Integer> {
     @Option(names = "--tag", paramLabel = "KEY=VALUE", description = "A label on every profile (repeatable).")
     Map<String, String> tags = new LinkedHashMap<>();
 
+    @Option(names = "--env-label", paramLabel = "VARIABLE[=LABEL]", description = "A label from each process's own environment:"
+            + " the variable's value, as LABEL (default: the variable's name in lower case); a process without it goes"
+            + " without the label (repeatable).")
+    List<String> envLabels = new ArrayList<>();
+
     @Option(names = "--drop-label", paramLabel = "NAME", description = "Leave out one of the agent's own labels: hostname, pid"
             + " or python_version (repeatable).")
     List<String> dropped = new ArrayList<>();
@@ -155,7 +160,7 @@ public final class AgentCommand implements Callable<Integer> {
         LabelSettings labels;
         try {
             ServiceNames.check(serviceName);
-            labels = new LabelSettings(serviceName, tags, Set.copyOf(dropped), hostname());
+            labels = new LabelSettings(serviceName, tags, fromEnvironment(), Set.copyOf(dropped), hostname());
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -167,6 +172,20 @@ public final class AgentCommand implements Callable<Integer> {
                 durationSeconds == null ? 0 : seconds("--duration", durationSeconds), mebibytes("--queue-size", queueMebibytes),
                 seconds("--flush-timeout", flushSeconds), Optional.ofNullable(statusFile),
                 normalPriority ? SamplerPriority.UNCHANGED : new RealtimeWakeups(), BuildVersion.version());
+    }
+
+    /** --env-label's variables, each with the label it gives. */
+    private Map<String, String> fromEnvironment() {
+        Map<String, String> labels = new LinkedHashMap<>();
+        for (String option : envLabels) {
+            int equals = option.indexOf('=');
+            String variable = equals < 0 ? option : option.substring(0, equals);
+            if (variable.isEmpty()) {
+                throw usage("--env-label " + option + ": name an environment variable, as VARIABLE or VARIABLE=LABEL");
+            }
+            labels.put(variable, equals < 0 ? LabelSettings.labelOf(variable) : option.substring(equals + 1));
+        }
+        return labels;
     }
 
     private List<Sink> sinks() {

@@ -49,6 +49,14 @@ class AgentOptionsTest {
     }
 
     @Test
+    void anEnvironmentLabelWithoutAVariableOrWithATakenNameIsRefused() {
+        refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--env-label", "=deploy"), "name an environment variable");
+        refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--env-label", "DEPLOY=pid"), "--env-label DEPLOY=pid");
+        refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--env-label", "ENV", "--tag", "env=prod"),
+                "--env-label ENV=env");
+    }
+
+    @Test
     void anOptionsFileIsReadAsIfItsWordsWereOnTheCommandLine(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("agent.args"), """
                 # what a service's unit names with @FILE

@@ -163,13 +163,15 @@ class AgentTest {
              PyroscopeReceiver receiver = PyroscopeReceiver.start()) {
             // Down for its first answers: errors, a hang-up, errors again; then back.
             receiver.script(new Answer.Status(503), new Answer.Status(502), new Answer.Hangup(), new Answer.Status(503));
-            Process steady = new ProcessBuilder(python.command("-c", busy, "60", marker)).start();
+            ProcessBuilder steadyStart = new ProcessBuilder(python.command("-c", busy, "60", marker));
+            steadyStart.environment().put("REMORA_TEST_DEPLOY", "blue");
+            Process steady = steadyStart.start();
             Path sink = dir.host("profiles");
             Process late = null;
             Path status = dir.host("agent.status");
             try (RemoraProcess agent = RemoraProcess.start(dir.host(), "agent", "--match", marker, "--upload-interval", "1",
                     "--scan-interval", "0.2", "--directory", sink.toString(), "--pyroscope", receiver.url().toString(),
-                    "--status-file", status.toString())) {
+                    "--status-file", status.toString(), "--env-label", "REMORA_TEST_DEPLOY=deploy")) {
                 agent.awaitErr("sampling process " + steady.pid());
                 // SIGUSR1: the health line at once, in the log and the status file.
                 new ProcessBuilder("kill", "-USR1", Long.toString(agent.pid())).start().waitFor();
@@ -204,6 +206,12 @@ class AgentTest {
                         .map(r -> Long.parseLong(r.query().get("from"))).toList();
                 List<Long> written = windows(sink, pid).stream().map(w -> w.fromMillis() / 1000).toList();
                 assertThat(posted).as("windows of %d posted", pid).isEqualTo(written);
+            }
+            // The label from the steady process's own environment; the late one was started without it.
+            for (var request : receiver.ingested()) {
+                boolean fromSteady = request.labels().get("pid").equals(Long.toString(steady.pid()));
+                assertThat(request.labels().get("deploy")).as("deploy label of %s", request.labels())
+                        .isEqualTo(fromSteady ? "blue" : null);
             }
             assertThat(receiver.refused()).isEmpty();
         }

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The requests Pyroscope's ingest API takes, checked field by field by a receiver that refuses what it would refuse. */
 class PyroscopeSinkTest {
 
-    private static final LabelSettings LABELS = new LabelSettings("{name}", Map.of("env", "prod", "region", "eu-1"), Set.of(),
+    private static final LabelSettings LABELS = new LabelSettings("{name}", Map.of("env", "prod", "region", "eu-1"), Map.of(), Set.of(),
             "host-a");
 
     /** A window of one thread's samples, encoded as the agent encodes it. */
@@ -39,7 +39,7 @@ class PyroscopeSinkTest {
             builder.endThread(Optional.empty());
         }
         builder.finish(new SamplingStats(10, 10, StackErrors.NONE, 0, 100_000_000));
-        ProcessLabels labels = LABELS.of(4242, List.of("/usr/bin/python3.12", "/srv/app.py"), "3.12.1");
+        ProcessLabels labels = LABELS.of(4242, List.of("/usr/bin/python3.12", "/srv/app.py"), "3.12.1", Map.of());
         return WindowPacker.encode(new WatchedProcess.ClosedWindow(4242, labels, builder.profile(), ProfileMode.WALL,
                 fromMillis, fromMillis + 10_000), java.util.EnumSet.allOf(WireFormat.class), "0.1.0-test");
     }

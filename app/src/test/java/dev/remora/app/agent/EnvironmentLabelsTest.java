@@ -1,0 +1,66 @@
+package dev.remora.app.agent;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Labels from each process's own environment (--env-label), and the environment as /proc gives it. */
+class EnvironmentLabelsTest {
+
+    private static final List<String> COMMAND = List.of("/usr/bin/python3", "/srv/app.py");
+
+    private static LabelSettings settings(Map<String, String> tags, Map<String, String> fromEnvironment) {
+        return new LabelSettings("{name}", tags, fromEnvironment, Set.of(), "host-1");
+    }
+
+    @Test
+    void aVariableTheProcessHasBecomesItsLabelAndOneItLacksOrHoldsEmptyGivesNone() {
+        LabelSettings settings = settings(Map.of(), Map.of("DEPLOY", "deploy", "REGION", "region", "TEAM", "team"));
+
+        ProcessLabels labels = settings.of(42, COMMAND, "3.12.1", Map.of("DEPLOY", "blue", "TEAM", ""));
+
+        assertThat(labels.labels()).containsEntry("deploy", "blue").doesNotContainKeys("region", "team")
+                .containsEntry("pid", "42");
+    }
+
+    @Test
+    void aLongValueIsCut() {
+        LabelSettings settings = settings(Map.of(), Map.of("BUILD", "build"));
+
+        ProcessLabels labels = settings.of(42, COMMAND, "3.12.1", Map.of("BUILD", "x".repeat(10_000)));
+
+        assertThat(labels.labels().get("build")).hasSize(LabelSettings.MAX_ENVIRONMENT_VALUE);
+    }
+
+    @Test
+    void aLabelNameThatIsNoLabelsOrIsTakenIsRefused() {
+        assertThatThrownBy(() -> settings(Map.of(), Map.of("X", "has-dash"))).hasMessageContaining("--env-label X=has-dash");
+        assertThatThrownBy(() -> settings(Map.of(), Map.of("X", "pid"))).hasMessageContaining("--env-label X=pid");
+        assertThatThrownBy(() -> settings(Map.of(), Map.of("X", "service_name"))).hasMessageContaining("--env-label");
+        assertThatThrownBy(() -> settings(Map.of("env", "prod"), Map.of("ENV", "env"))).hasMessageContaining("--tag");
+    }
+
+    @Test
+    void theEnvironmentIsReadFromItsEntriesWhateverLiesAmongThem() {
+        byte[] environ = "A=1\0NOEQUALS\0\0=x\0B=two=parts\0A=second\0C=\0D=last-without-nul".getBytes(StandardCharsets.UTF_8);
+
+        Map<String, String> found = ProcessEnvironment.parse(environ, Set.of("A", "B", "C", "D", "NOEQUALS", ""));
+
+        assertThat(found).containsExactlyInAnyOrderEntriesOf(Map.of("A", "1", "B", "two=parts", "C", "", "D", "last-without-nul"));
+    }
+
+    @Test
+    void aProcesssEnvironmentIsWhatItWasStartedWith() {
+        int self = (int) ProcessHandle.current().pid();
+
+        assertThat(ProcessEnvironment.of(self, Set.of("PATH"))).containsEntry("PATH", System.getenv("PATH"));
+        assertThat(ProcessEnvironment.of(self, Set.of())).isEmpty();
+        assertThat(ProcessEnvironment.of(Integer.MAX_VALUE, Set.of("PATH"))).as("no such process").isEmpty();
+    }
+}
