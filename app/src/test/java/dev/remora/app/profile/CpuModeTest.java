@@ -127,14 +127,22 @@ class CpuModeTest {
                 assertThat(end.get("type").asText()).isEqualTo("end");
                 double from = meta.get("start_unix_ms").asDouble() / 1000;
                 double onCpu = onCpuBetween(notes, from, from + end.get("elapsed_us").asDouble() / 1e6);
-                double kept = end.get("samples_total").asDouble() / end.get("ticks").asDouble();
-                double errors = end.get("errors").asDouble() / end.get("ticks").asDouble();
+                // The busy machine holds the sampler up past its catch-up window now and then: those ticks are
+                // missed, and the CPU time the thread used meanwhile is paid to its later stacks, up to a bound.
+                // Missed ticks can so make samples per tick taken overstate its share, and samples per tick of
+                // the run (taken or missed) understate it: each bound is judged by the count they cannot flatter.
+                // With no tick missed, the two are the same.
+                double taken = end.get("ticks").asDouble();
+                double ofTheRun = taken + end.get("missed").asDouble();
+                double kept = end.get("samples_total").asDouble() / ofTheRun;
+                double keptOfTaken = end.get("samples_total").asDouble() / taken;
+                double errors = end.get("errors").asDouble() / taken;
                 assertThat(onCpu).as("the target waited for a core part of the time").isLessThan(0.9);
-                assertThat(kept).as("ticks kept in cpu mode, against the share of time the thread was on a CPU (%.3f)\n%s",
-                        onCpu, run.err()).isLessThanOrEqualTo(onCpu + 0.02);
+                assertThat(kept).as("ticks of the run kept in cpu mode, against the share of time the thread was on a CPU"
+                        + " (%.3f)\n%s", onCpu, run.err()).isLessThanOrEqualTo(onCpu + 0.02);
                 // A tick whose stack moved while it was read is an error, not a sample: the share kept may
                 // fall short of the truth by the share of errors Remora reports, and by no more.
-                assertThat(kept + errors).as("ticks kept or said to be errors, against the share on a CPU (%.3f)\n%s",
+                assertThat(keptOfTaken + errors).as("ticks kept or said to be errors, against the share on a CPU (%.3f)\n%s",
                         onCpu, run.err()).isGreaterThanOrEqualTo(onCpu - 0.02);
             } finally {
                 target.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
