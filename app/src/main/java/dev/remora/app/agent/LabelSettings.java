@@ -81,7 +81,7 @@ public record LabelSettings(String serviceTemplate, Map<String, String> tags, Ma
         for (Map.Entry<String, String> variable : fromEnvironment.entrySet()) {
             String value = environment.getOrDefault(variable.getKey(), "");
             if (!value.isEmpty()) {
-                labels.put(variable.getValue(), value.length() > MAX_ENVIRONMENT_VALUE ? value.substring(0, MAX_ENVIRONMENT_VALUE) : value);
+                labels.put(variable.getValue(), value.substring(0, Math.min(value.length(), MAX_ENVIRONMENT_VALUE)));
             }
         }
         return new ProcessLabels(ServiceNames.expand(serviceTemplate, pid, command, hostname),
