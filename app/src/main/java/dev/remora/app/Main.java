@@ -1,5 +1,6 @@
 package dev.remora.app;
 
+import dev.remora.app.cli.OptionsFiles;
 import dev.remora.app.cli.RemoraCommand;
 import dev.remora.app.cli.UserErrorHandler;
 import dev.remora.app.wiring.AdapterTargets;
@@ -9,6 +10,7 @@ import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /** Entry point of the {@code remora} command. */
 public final class Main {
@@ -39,6 +41,12 @@ public final class Main {
 
     /** As {@link #run(PrintWriter, PrintWriter, String...)}, with commands created by {@code factory}. */
     public static int run(CommandLine.IFactory factory, PrintWriter out, PrintWriter err, String... args) {
+        Optional<String> unreadable = OptionsFiles.unreadable(args);
+        if (unreadable.isPresent()) {
+            err.println("remora: " + unreadable.get());
+            err.flush();
+            return UserErrorHandler.EXIT_USAGE;
+        }
         CommandLine cli = RemoraCommand.commandLine(factory, args);
         cli.setOut(out);
         cli.setErr(err);

@@ -36,10 +36,14 @@ public record LabelSettings(String serviceTemplate, Map<String, String> tags, Ma
                 throw new IllegalArgumentException("--tag " + key + ": " + NAME_RULE);
             }
         }
+        Set<String> fromVariables = new java.util.HashSet<>();
         for (Map.Entry<String, String> variable : fromEnvironment.entrySet()) {
             if (!ownable(variable.getValue()) || tags.containsKey(variable.getValue())) {
                 throw new IllegalArgumentException("--env-label " + variable.getKey() + "=" + variable.getValue() + ": "
                         + NAME_RULE + ", nor a --tag's");
+            }
+            if (!fromVariables.add(variable.getValue())) {
+                throw new IllegalArgumentException("--env-label: two variables give the label " + variable.getValue());
             }
         }
         for (String name : dropped) {
@@ -57,14 +61,28 @@ public record LabelSettings(String serviceTemplate, Map<String, String> tags, Ma
         return NAME.matcher(name).matches();
     }
 
+    /** {@code value} cut to {@link #MAX_ENVIRONMENT_VALUE} characters, never between the two of a surrogate pair. */
+    private static String cut(String value) {
+        if (value.length() <= MAX_ENVIRONMENT_VALUE) {
+            return value;
+        }
+        int end = MAX_ENVIRONMENT_VALUE;
+        return value.substring(0, Character.isHighSurrogate(value.charAt(end - 1)) ? end - 1 : end);
+    }
+
     /** Whether the user may name a label so. */
     private static boolean ownable(String name) {
         return validName(name) && !name.startsWith("__") && !name.equals(SERVICE_NAME) && !OWN.contains(name);
     }
 
-    /** The label an environment variable gives by default: its name in lower case, where that is a label's name. */
+    /** The label an environment variable gives by default: its name in lower case. */
     public static String labelOf(String variable) {
         return variable.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Whether {@link #labelOf} gives a name the user may give a label. */
+    public static boolean labelsItself(String variable) {
+        return ownable(labelOf(variable));
     }
 
     /**
@@ -81,7 +99,7 @@ public record LabelSettings(String serviceTemplate, Map<String, String> tags, Ma
         for (Map.Entry<String, String> variable : fromEnvironment.entrySet()) {
             String value = environment.getOrDefault(variable.getKey(), "");
             if (!value.isEmpty()) {
-                labels.put(variable.getValue(), value.substring(0, Math.min(value.length(), MAX_ENVIRONMENT_VALUE)));
+                labels.put(variable.getValue(), cut(value));
             }
         }
         return new ProcessLabels(ServiceNames.expand(serviceTemplate, pid, command, hostname),

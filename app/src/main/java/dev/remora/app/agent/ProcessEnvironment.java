@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -26,10 +27,21 @@ final class ProcessEnvironment {
             return Map.of();
         }
         try (InputStream in = Files.newInputStream(Path.of("/proc", Integer.toString(pid), "environ"))) {
-            return parse(in.readNBytes(MAX_BYTES), wanted);
+            byte[] environ = in.readNBytes(MAX_BYTES);
+            // Cut at the bound: the last entry may be cut in the middle of its value, and is left out.
+            return parse(environ.length < MAX_BYTES ? environ : Arrays.copyOf(environ, lastEntryEnd(environ)), wanted);
         } catch (IOException | RuntimeException e) {
             return Map.of();
         }
+    }
+
+    /** Where the last whole (NUL-ended) entry ends. */
+    private static int lastEntryEnd(byte[] environ) {
+        int end = environ.length;
+        while (end > 0 && environ[end - 1] != 0) {
+            end--;
+        }
+        return end;
     }
 
     /** From NUL-ended {@code NAME=VALUE} entries; entries without {@code =}, or not valid UTF-8, are read as they come. */

@@ -183,6 +183,10 @@ public final class AgentCommand implements Callable<Integer> {
             if (variable.isEmpty()) {
                 throw usage("--env-label " + option + ": name an environment variable, as VARIABLE or VARIABLE=LABEL");
             }
+            if (equals < 0 && !LabelSettings.labelsItself(variable)) {
+                throw usage("--env-label " + option + ": its name in lower case is no label's name; give one, as "
+                        + option + "=LABEL");
+            }
             labels.put(variable, equals < 0 ? LabelSettings.labelOf(variable) : option.substring(equals + 1));
         }
         return labels;

@@ -8,8 +8,6 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -24,7 +22,7 @@ public final class UserErrorHandler implements IExecutionExceptionHandler, IPara
     @Override
     public int handleParseException(ParameterException e, String[] args) {
         PrintWriter err = e.getCommandLine().getErr();
-        err.println("remora: " + unreadableOptionsFile(e).orElse(e.getMessage()));
+        err.println("remora: " + unreadableOptionsFile(e, args).orElse(e.getMessage()));
         if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
             // A misspelt command or option: say the nearest one (picocli ranks them), as git does.
             err.println("Did you mean: " + unmatched.getSuggestions().getFirst() + "?");
@@ -34,25 +32,10 @@ public final class UserErrorHandler implements IExecutionExceptionHandler, IPara
         return EXIT_USAGE;
     }
 
-    /**
-     * picocli reads {@code @FILE} as a file of options, and leaves it as a word when it cannot read the
-     * file: the word is then unmatched, which says nothing of the file.
-     */
-    private static Optional<String> unreadableOptionsFile(ParameterException e) {
-        if (!(e instanceof CommandLine.UnmatchedArgumentException unmatched)) {
-            return Optional.empty();
-        }
-        return unmatched.getUnmatched().stream().filter(word -> word.length() > 1 && word.startsWith("@")).findFirst()
-                .map(word -> "options file %s cannot be read: %s".formatted(word.substring(1), whyUnreadable(word.substring(1))));
-    }
-
-    private static String whyUnreadable(String name) {
-        try {
-            Path file = Path.of(name);
-            return !Files.exists(file) ? "no such file" : Files.isDirectory(file) ? "a directory" : "not readable";
-        } catch (java.nio.file.InvalidPathException e) {
-            return "not a path";
-        }
+    /** A word picocli left unmatched that names a file of options: that file could not be read, which picocli does not say. */
+    private static Optional<String> unreadableOptionsFile(ParameterException e, String[] args) {
+        return e instanceof CommandLine.UnmatchedArgumentException unmatched
+                ? OptionsFiles.unmatched(unmatched.getUnmatched(), args) : Optional.empty();
     }
 
     @Override

@@ -54,6 +54,21 @@ class AgentOptionsTest {
         refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--env-label", "DEPLOY=pid"), "--env-label DEPLOY=pid");
         refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--env-label", "ENV", "--tag", "env=prod"),
                 "--env-label ENV=env");
+        refused(List.of("agent", "--directory", "/tmp/remora-agent-options", "--env-label", "MY-VAR"), "give one, as MY-VAR=LABEL");
+    }
+
+    @Test
+    void anOptionsFileThatIsADirectoryIsRefusedInOneLine(@TempDir Path dir) {
+        RemoraCli run = RemoraCli.run("agent", "@" + dir);
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+        assertThat(run.err().strip()).isEqualTo("remora: options file %s cannot be read: a directory", dir);
+    }
+
+    @Test
+    void anEscapedWordIsNoOptionsFile() {
+        RemoraCli run = RemoraCli.run("agent", "@@missing.args");
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+        assertThat(run.err()).contains("@missing.args").doesNotContain("options file");
     }
 
     @Test

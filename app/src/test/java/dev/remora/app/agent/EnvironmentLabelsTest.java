@@ -1,5 +1,6 @@
 package dev.remora.app.agent;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -39,6 +40,22 @@ class EnvironmentLabelsTest {
     }
 
     @Test
+    void aCutNeverSplitsASurrogatePair() {
+        LabelSettings settings = settings(Map.of(), Map.of("BUILD", "build"));
+        String value = "x".repeat(LabelSettings.MAX_ENVIRONMENT_VALUE - 1) + "\uD83D\uDE00" + "tail";
+
+        String label = settings.of(42, COMMAND, "3.12.1", Map.of("BUILD", value)).labels().get("build");
+
+        assertThat(label).isEqualTo("x".repeat(LabelSettings.MAX_ENVIRONMENT_VALUE - 1));
+    }
+
+    @Test
+    void twoVariablesGivingOneLabelAreRefused() {
+        assertThatThrownBy(() -> settings(Map.of(), Map.of("DEPLOY", "deploy", "COLOR", "deploy")))
+                .hasMessageContaining("two variables give the label deploy");
+    }
+
+    @Test
     void aLabelNameThatIsNoLabelsOrIsTakenIsRefused() {
         assertThatThrownBy(() -> settings(Map.of(), Map.of("X", "has-dash"))).hasMessageContaining("--env-label X=has-dash");
         assertThatThrownBy(() -> settings(Map.of(), Map.of("X", "pid"))).hasMessageContaining("--env-label X=pid");
@@ -58,6 +75,7 @@ class EnvironmentLabelsTest {
     @Test
     void aProcesssEnvironmentIsWhatItWasStartedWith() {
         int self = (int) ProcessHandle.current().pid();
+        Assumptions.assumeTrue(System.getenv("PATH") != null, "this JVM was started with a PATH");
 
         assertThat(ProcessEnvironment.of(self, Set.of("PATH"))).containsEntry("PATH", System.getenv("PATH"));
         assertThat(ProcessEnvironment.of(self, Set.of())).isEmpty();
