@@ -46,11 +46,16 @@ final class WindowQueue {
         return Optional.ofNullable(windows.peekFirst());
     }
 
-    /** Takes {@code window} out, if it is still the oldest (a full queue may have pushed it out meanwhile). */
+    /**
+     * Takes {@code window}, the oldest when the sink's thread took it, out: it was delivered or refused.
+     * If a full queue pushed it out meanwhile, it was counted as dropped, which it no longer is.
+     */
     synchronized void remove(ProfileWindow window) {
         if (windows.peekFirst() == window) {
             windows.removeFirst();
             bytes -= window.bytes();
+        } else {
+            dropped--;
         }
     }
 

@@ -36,14 +36,16 @@ class WindowQueueTest {
     }
 
     @Test
-    void aWindowPushedOutWhileItWasBeingDeliveredIsNotRemovedTwice() throws Exception {
+    void aWindowPushedOutWhileItWasBeingDeliveredIsNotRemovedTwiceNorCountedAsDropped() throws Exception {
         WindowQueue queue = new WindowQueue(2 * (1000 + 256));
         ProfileWindow first = window(1, 0, 1000);
         queue.add(first);
         queue.add(window(1, 10_000, 1000));
         queue.add(window(1, 20_000, 1000)); // pushes out the first, as its delivery goes on
+        assertThat(queue.dropped()).isEqualTo(1);
         queue.remove(first);
         assertThat(queue.size()).isEqualTo(2);
         assertThat(queue.oldest(0).orElseThrow().fromMillis()).isEqualTo(10_000L);
+        assertThat(queue.dropped()).as("delivered after all: not lost").isZero();
     }
 }
