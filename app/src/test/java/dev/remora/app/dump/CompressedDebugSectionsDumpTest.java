@@ -32,6 +32,9 @@ class CompressedDebugSectionsDumpTest {
             run("gcc", "-shared", "-fPIC", "-O0", "-g", "-o", dir.host("libcxx_parked.so").toString(),
                     dir.host("cxx_parked.c").toString());
             run("objcopy", "--compress-debug-sections=" + compression, dir.host("libcxx_parked.so").toString());
+            // readelf's section details mark each section stored compressed: the library is as the case says.
+            boolean compressed = output("readelf", "-t", "-W", dir.host("libcxx_parked.so").toString()).contains("COMPRESSED");
+            assertThat(compressed).as("debug sections stored compressed").isEqualTo(!compression.equals("none"));
             try (DetachedTarget target = DetachedTarget.start(python, dir, "cxx_parked.py",
                     List.of(dir.inRoot("libcxx_parked.so")), "READY")) {
                 JsonNode frame = entryFrame(target.pid()).orElseThrow(() -> new AssertionError("no park_in_cxx frame"));
@@ -58,8 +61,13 @@ class CompressedDebugSectionsDumpTest {
     }
 
     private static void run(String... command) throws Exception {
+        output(command);
+    }
+
+    private static String output(String... command) throws Exception {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(process.getInputStream().readAllBytes());
         assertThat(process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0).as("%s: %s", command[0], out).isTrue();
+        return out;
     }
 }

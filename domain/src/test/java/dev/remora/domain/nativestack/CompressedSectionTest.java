@@ -52,8 +52,15 @@ class CompressedSectionTest {
         return image.contents(image.section(".debug_line").orElseThrow());
     }
 
-    /** A stand-in for zstd: the "compressed" data is the text reversed, and only the whole of it is taken. */
+    /**
+     * A stand-in for zstd: the "compressed" data is the text reversed, and only the whole of it is taken;
+     * it checks it is asked for the data after the header and the size the header claims.
+     */
     private static final ZstdDecoder REVERSED = (data, offset, length, size) -> {
+        long claimed = ByteBuffer.wrap(data, 8, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        if (offset != 24 || size != claimed) {
+            throw new AssertionError("asked for %d bytes at %d, where the header claims %d".formatted(size, offset, claimed));
+        }
         byte[] out = new byte[length];
         for (int i = 0; i < length; i++) {
             out[i] = data[offset + length - 1 - i];
