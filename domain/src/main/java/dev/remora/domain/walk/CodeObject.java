@@ -16,8 +16,12 @@ final class CodeObject {
     private final String filename;
     private final byte[] lineTable;
     private final int firstLineNo;
+    /** The code object's own address. */
+    private final long address;
     /** Address of the first code unit ({@code co_code_adaptive}). */
     private final long codeStart;
+    /** Address just past the last code unit. */
+    private final long codeEnd;
     private final long qualnamePointer;
     private final long lineTablePointer;
     private final LineTableFormat format;
@@ -26,7 +30,9 @@ final class CodeObject {
     private final FramesByInstruction frames = new FramesByInstruction();
 
     CodeObject(String qualname, String filename, byte[] lineTable, LineTableFormat format, int firstLineNo, int frameSlots,
-               long codeStart, long qualnamePointer, long lineTablePointer) {
+               long address, long codeStart, long codeEnd, long qualnamePointer, long lineTablePointer) {
+        this.address = address;
+        this.codeEnd = codeEnd;
         this.format = format;
         this.frameSlots = frameSlots;
         this.qualnamePointer = qualnamePointer;
@@ -41,6 +47,19 @@ final class CodeObject {
     /** The pointers a frame of this code takes on the data stack, header included; 0 where unknown. */
     int frameSlots() {
         return frameSlots;
+    }
+
+    long address() {
+        return address;
+    }
+
+    long codeStart() {
+        return codeStart;
+    }
+
+    /** Whether {@code instrPtr} points at one of this code's units. */
+    boolean holdsInstruction(long instrPtr) {
+        return instrPtr >= codeStart && instrPtr < codeEnd;
     }
 
     long qualnamePointer() {

@@ -10,6 +10,8 @@ import dev.remora.ports.MemoryAccessException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Code objects of the target by address. Entries stay valid until the interpreter's
@@ -20,11 +22,15 @@ final class CodeObjects {
 
     private static final int MAX_ENTRIES = 1 << 16;
     private static final String CODE_TYPE_NAME = "code";
+    /** More code units than any real code object has: a larger count was read as garbage. */
+    private static final long MAX_CODE_UNITS = 1 << 24;
 
     private final SnapshotReader reader;
     private final ObjectReader objects;
     private final DebugOffsets offsets;
     private final Map<Long, CodeObject> byAddress = new HashMap<>();
+    /** The same entries by where their code units start, to find the code an instruction pointer is in. */
+    private final TreeMap<Long, CodeObject> byCodeStart = new TreeMap<>();
     /** Type address -> whether it is the code type; lets garbage executables be rejected cheaply. */
     private final Map<Long, Boolean> codeTypes = new HashMap<>();
     private final byte[] codeBuffer;
@@ -60,6 +66,7 @@ final class CodeObjects {
 
     private void forgetAll() {
         byAddress.clear();
+        byCodeStart.clear();
         epoch++;
     }
 
@@ -81,6 +88,11 @@ final class CodeObjects {
         return known != null ? known.frameSlots() : get(address).frameSlots();
     }
 
+    /** The entry for the code at {@code address} if there is one, without reading the target. */
+    Optional<CodeObject> known(long address) {
+        return Optional.ofNullable(byAddress.get(address));
+    }
+
     CodeObject get(long address) throws MemoryAccessException, MalformedObjectException {
         CodeObject known = byAddress.get(address);
         if (known != null && (hasGeneration || stillThere(address, known))) {
@@ -92,8 +104,22 @@ final class CodeObjects {
         if (byAddress.size() >= MAX_ENTRIES) {
             forgetAll();
         }
-        byAddress.put(address, decoded);
+        CodeObject replaced = byAddress.put(address, decoded);
+        if (replaced != null) {
+            byCodeStart.remove(replaced.codeStart());
+        }
+        byCodeStart.put(decoded.codeStart(), decoded);
         return decoded;
+    }
+
+    /**
+     * The known code object whose code units hold {@code instrPtr}: a frame whose code reference was
+     * cleared as it returned still points at its last instruction. Empty when no code met so far holds
+     * it (none is read for it: an address inside some object says nothing of where the object starts).
+     */
+    Optional<CodeObject> holding(long instrPtr) {
+        Map.Entry<Long, CodeObject> below = byCodeStart.floorEntry(instrPtr);
+        return below != null && below.getValue().holdsInstruction(instrPtr) ? Optional.of(below.getValue()) : Optional.empty();
     }
 
     /**
@@ -120,9 +146,12 @@ final class CodeObjects {
         int firstLineNo = Bytes.getInt(codeBuffer, code.firstLineNo());
         int frameSlots = code.frameSize().map(f -> Bytes.getInt(codeBuffer, f.nlocalsplus())
                 + Bytes.getInt(codeBuffer, f.stacksize()) + f.specials()).orElse(0);
+        long units = Bytes.getLong(codeBuffer, (int) offsets.bytes().obSize());
+        long codeStart = address + code.codeAdaptive();
+        // A count out of range leaves the code without units: no instruction pointer is then taken as its.
+        long codeEnd = units > 0 && units <= MAX_CODE_UNITS ? codeStart + 2 * units : codeStart;
         return new CodeObject(qualname, filename, lineTable, offsets.layout().lineTable(), firstLineNo, frameSlots,
-                address + code.codeAdaptive(),
-                qualnamePointer, lineTablePointer);
+                address, codeStart, codeEnd, qualnamePointer, lineTablePointer);
     }
 
     private boolean isCodeType(long type) throws MemoryAccessException {

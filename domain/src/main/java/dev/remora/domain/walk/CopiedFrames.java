@@ -1,14 +1,20 @@
 package dev.remora.domain.walk;
 
+import dev.remora.domain.frames.CallerLink;
 import dev.remora.domain.frames.FrameShape;
 import dev.remora.domain.memory.SnapshotReader;
+import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.domain.offsets.PoppedFrames;
 import dev.remora.ports.MemoryAccessException;
+
+import java.util.Optional;
 
 /**
  * Frames read from a {@link StackCopy}, proven by its second copy: every walked frame the copy held
- * must read the same in both, its link to its caller and its code. Frames the copy lacks are read
- * apart (the next copy holds them), up to {@link #MAX_READ_APART} in one walk. Reused from walk to
- * walk: {@link #over} starts one.
+ * must read the same in both, its link to its caller and its code; and, where a returned frame's code
+ * reads cleared and frame sizes are known ({@link DataStackProof#FRAME_SIZES}), data-stack frames must
+ * also lie where they were pushed. Frames the copy lacks are read apart (the next copy holds them), up
+ * to {@link #MAX_READ_APART} in one walk. Reused from walk to walk: {@link #over} starts one.
  */
 final class CopiedFrames implements FrameReads {
 
@@ -17,13 +23,36 @@ final class CopiedFrames implements FrameReads {
 
     private final SnapshotReader reader;
     private final FrameShape shape;
+    private final DataStackProof dataStackProof;
     private StackCopy copy;
     private int readApart;
     private InnermostReading innermost;
 
-    CopiedFrames(SnapshotReader reader, FrameShape shape) {
+    CopiedFrames(SnapshotReader reader, FrameShape shape, DataStackProof dataStackProof) {
         this.reader = reader;
         this.shape = shape;
+        this.dataStackProof = dataStackProof;
+    }
+
+    /**
+     * What proves a walked frame on the thread's data stack. Two copies that read the same do not tell
+     * a caller that returned (and a call its own caller made in that slot since, before both copies)
+     * from the caller that made the call: where frame sizes are known, each frame must also start where
+     * its caller's frame ends, and a cleared frame (returned) may lie only innermost. A slot taken by a
+     * call of another size is caught so; of the same size, the stack shown differs only where the code
+     * does. The sizes do not replace the second copy: asking only for them let frames stand under
+     * callers that never made them in one stack of ten on a target that churns through four functions.
+     */
+    enum DataStackProof {
+        /** Every frame reads the same in both copies. */
+        SECOND_COPY,
+        /** That, and data-stack frames lie where their callers' frames end, under no cleared frame. */
+        FRAME_SIZES;
+
+        static DataStackProof of(DebugOffsets offsets) {
+            return offsets.layout().poppedFrames() == PoppedFrames.CODE_CLEARED && offsets.code().frameSize().isPresent()
+                    ? FRAME_SIZES : SECOND_COPY;
+        }
     }
 
     /** Starts a walk over {@code stack}. */
@@ -56,9 +85,42 @@ final class CopiedFrames implements FrameReads {
         return readApart > MAX_READ_APART;
     }
 
-    /** Whether every walked frame the copy held reads the same in its second copy. */
-    boolean proves(WalkedFrames walked) {
-        return unchangedInSecondCopy(walked, innermost);
+    /** Whether the copies prove the walked frames ({@link DataStackProof}). */
+    boolean proves(WalkedFrames walked, CodeObjects codes) {
+        return unchangedInSecondCopy(walked, innermost)
+                && (dataStackProof == DataStackProof.SECOND_COPY || placedOnTheDataStack(walked, codes));
+    }
+
+    /**
+     * Whether the walked frames on the data stack lie as pushed: cleared ones (returned since the thread
+     * state's moment) only innermost, and each starting where its caller's frame ends when the caller
+     * is a data-stack frame of known code.
+     */
+    boolean placedOnTheDataStack(WalkedFrames walked, CodeObjects codes) {
+        boolean live = false;
+        for (int i = 0; i < walked.frames(); i++) {
+            if (!onDataStack(walked, i)) {
+                continue;
+            }
+            boolean cleared = shape.untag(walked.executable(i)) == 0;
+            if (cleared && live) {
+                return false; // returned under frames that still run: the copy caught two moments
+            }
+            live |= !cleared;
+            int caller = i + 1;
+            if (caller < walked.frames() && onDataStack(walked, caller)) {
+                Optional<CodeObject> code = codes.known(shape.untag(walked.executable(caller)));
+                if (code.isPresent() && code.get().frameSlots() > 0
+                        && walked.address(i) != walked.address(caller) + 8L * code.get().frameSlots()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private boolean onDataStack(WalkedFrames walked, int i) {
+        return walked.callerLink(i) == CallerLink.FIXED && copy.onDataStack(walked.address(i));
     }
 
     /**
@@ -119,7 +181,15 @@ final class CopiedFrames implements FrameReads {
         if (secondLive && !firstLive) {
             // Cleared in the first copy, a frame in the second: pushed between them, or returned and called again.
             System.arraycopy(bytes, at, dst, 0, dst.length);
-            return InnermostReading.BOTH_COPIES;
+            return InnermostReading.SECOND_COPY;
+        }
+        if (firstLive && shape.previous(dst, 0) == 0 && shape.onThreadStack(shape.owner(dst, 0))
+                && shape.previous(bytes, at) != 0 && shape.rawExecutable(bytes, at) == shape.rawExecutable(dst, 0)) {
+            // A call from C code, caught between being pushed and being linked to the entry frame under it
+            // (the eval loop links it as it starts): the named frame had returned and C code called again,
+            // mostly the same function (map(), a sort's key). Linked by the second copy, that reading goes on.
+            System.arraycopy(bytes, at, dst, 0, dst.length);
+            return InnermostReading.SECOND_COPY;
         }
         // Popped (its code cleared) before the second copy; any other change is the proof's to judge.
         return firstLive && !secondLive ? InnermostReading.FIRST_COPY_ONLY : InnermostReading.BOTH_COPIES;
@@ -130,7 +200,9 @@ final class CopiedFrames implements FrameReads {
         /** Both copies hold the walked frame (or it came from neither): each is checked against its second. */
         BOTH_COPIES,
         /** Popped (its code cleared) by the second copy: the first holds it, the second cannot prove it. */
-        FIRST_COPY_ONLY;
+        FIRST_COPY_ONLY,
+        /** Not yet running in the first copy, running in the second: the walk went on from the second. */
+        SECOND_COPY;
 
         /** The first frame whose second copy must match. */
         int firstChecked() {

@@ -20,8 +20,6 @@ final class FrameWalker {
     private static final Optional<StackProblem> CHANGED = ChainReader.CHANGED;
     private static final Optional<StackProblem> SLOW =
             Optional.of(StackProblem.of(StackProblem.Kind.MOVED, "the stack was read too slowly to be proven"));
-    private static final Optional<StackProblem> RETURNED =
-            Optional.of(StackProblem.of(StackProblem.Kind.MOVED, "the current frame returned before it was read"));
 
     /**
      * Remote reads one walk may make (code objects met for the first time) and still be proven by a
@@ -38,6 +36,7 @@ final class FrameWalker {
     private final ReaderFrames throughReader;
     private final CopiedFrames copied;
     private final CopiedLeftovers leftovers;
+    private final ReturnedFrames returned;
     private final long markerOffset;
     private final long currentFrameOffset;
     private final long baseFrameOffset;
@@ -54,8 +53,9 @@ final class FrameWalker {
         this.check = new ChainCheck(offsets, shape);
         this.markerProof = new MarkerProof(reader, check, offsets.thread());
         this.throughReader = new ReaderFrames(reader);
-        this.copied = new CopiedFrames(reader, shape);
+        this.copied = new CopiedFrames(reader, shape, CopiedFrames.DataStackProof.of(offsets));
         this.leftovers = CopiedLeftovers.of(offsets, shape);
+        this.returned = new ReturnedFrames(shape, offsets.layout().poppedFrames());
         this.markerOffset = offsets.thread().lastProfiledFrame().orElse(-1);
         this.currentFrameOffset = offsets.thread().currentFrame();
         this.baseFrameOffset = offsets.thread().baseFrame().orElse(-1);
@@ -140,21 +140,7 @@ final class FrameWalker {
         if (tailAt > 0) {
             read.tail(chain, tailAt);
         }
-        return unlessReturned(read, motion);
-    }
-
-    /**
-     * On a running thread, an innermost frame whose code reads cleared had returned before it was read
-     * (3.14+ clear it as the frame returns), and which function ran at the thread state's moment is
-     * unknown: shown as its caller, the ticks of microsecond calls went to their callers (a generator's
-     * tiny function lost up to 4% of its samples on 3.15), so the stack counts as moved and is read again.
-     * Held still, the thread is caught returning, and its caller's stack is that moment's.
-     */
-    private WalkedStack unlessReturned(WalkedStack stack, TargetMotion motion) {
-        WalkedFrames frames = stack.frames();
-        boolean returned = motion == TargetMotion.RUNS_ON && stack.problem().isEmpty() && frames.frames() > 0
-                && shape.untag(frames.executable(0)) == 0;
-        return returned ? stack.ended(RETURNED) : stack;
+        return returned.unnamed(read, motion);
     }
 
     /** A walk over a stack copy, and whether the thread had called further than it by the thread state's moment. */
@@ -170,7 +156,7 @@ final class FrameWalker {
         // Frames the copy lacked were read just after it (heap frames of generators and coroutines,
         // often new objects each time): the chain must still end where a thread's stack ends, not at
         // a generator frame that was suspended meanwhile and so lost its link to its caller.
-        if (!read.endedAtRoot() || !copied.proves(read.frames())) {
+        if (!read.endedAtRoot() || !copied.proves(read.frames(), codes)) {
             return new CopiedWalk(read.ended(CHANGED), false);
         }
         CopiedLeftovers.Verdict verdict = leftovers.dropFrom(read, copy, codes);
@@ -213,7 +199,7 @@ final class FrameWalker {
             CopiedWalk walk = walkCopiedFrom(first, base, copy, codes, cache, options, gcFrame);
             long second = copy.currentAsSecondCopied();
             if (!walk.calledFurther()) {
-                return unlessReturned(walk.stack(), motion);
+                return returned.named(walk.stack(), motion, codes);
             }
             if (second == first || second == 0) {
                 // Both readings agree. Held still, the thread is caught making the call. Running, the record
@@ -223,7 +209,7 @@ final class FrameWalker {
             }
             // The record's first reading is older than the thread state: its second may be of that moment.
             walk = walkCopiedFrom(second, base, copy, codes, cache, options, gcFrame);
-            return walk.calledFurther() ? walk.stack().ended(CHANGED) : unlessReturned(walk.stack(), motion);
+            return walk.calledFurther() ? walk.stack().ended(CHANGED) : returned.named(walk.stack(), motion, codes);
         } finally {
             copy.finishWalk();
         }

@@ -50,6 +50,12 @@ final class StackCopy implements SnapshotReader.Rider {
     /** The chunk the last read found, and whether the copy needs to be wider. */
     private long chunk;
     private long chunkEnd;
+    /**
+     * The highest top of the chunk the thread's recent states showed, sinking back toward the latest:
+     * a thread that calls down and back every few microseconds is copied as deep as it goes, though the
+     * state a read is planned from may have caught it near the bottom.
+     */
+    private long highTop;
     private boolean missed;
     private boolean currentProven;
     private final RecentCFrames recentCFrames = new RecentCFrames();
@@ -86,8 +92,9 @@ final class StackCopy implements SnapshotReader.Rider {
         long top = dataStack ? Bytes.getLong(state, (int) thread.datastackTop()) : 0;
         long limit = dataStack ? Bytes.getLong(state, (int) thread.datastackLimit()) : 0;
         if (chunkStart != 0 && top > chunkStart && limit >= top && limit - chunkStart <= MAX_CHUNK_BYTES) {
+            highTop = highTop < chunkStart || highTop > limit || highTop <= top ? top : highTop - ((highTop - top) >> 4);
             chunk = chunkStart;
-            chunkEnd = Math.min(limit, top + SLACK);
+            chunkEnd = Math.min(limit, highTop + SLACK);
             ranges.addStack(chunk, (int) (chunkEnd - chunk));
         }
         ranges.endWithState(tstate, stateLength);

@@ -18,6 +18,8 @@ final class WalkedFrames {
     private long[] previous = new long[256];
     private long[] executable = new long[256];
     private long[] instrPtr = new long[256];
+    /** The code each frame shows: its executable, or the one a frame that returned was found to run. */
+    private long[] shownCode = new long[256];
     private CallerLink[] link = new CallerLink[256];
     private FrameInfo[] events = new FrameInfo[256 * MAX_EVENTS];
     private int[] eventCount = new int[256];
@@ -35,6 +37,7 @@ final class WalkedFrames {
             previous = Arrays.copyOf(previous, capacity);
             executable = Arrays.copyOf(executable, capacity);
             instrPtr = Arrays.copyOf(instrPtr, capacity);
+            shownCode = Arrays.copyOf(shownCode, capacity);
             link = Arrays.copyOf(link, capacity);
             eventCount = Arrays.copyOf(eventCount, capacity);
             events = Arrays.copyOf(events, capacity * MAX_EVENTS);
@@ -43,6 +46,7 @@ final class WalkedFrames {
         previous[frames] = previousFrame;
         executable[frames] = executableRaw;
         instrPtr[frames] = instr;
+        shownCode[frames] = executableRaw;
         link[frames] = callerLink;
         eventCount[frames] = 0;
         frames++;
@@ -54,6 +58,16 @@ final class WalkedFrames {
         events[f * MAX_EVENTS + eventCount[f]++] = frame;
     }
 
+    /**
+     * What frame {@code f}, which showed nothing (its code reference read cleared: it had returned),
+     * ran: {@code frame}, of the code at {@code code}.
+     */
+    void recovered(int f, FrameInfo frame, long code) {
+        events[f * MAX_EVENTS] = frame;
+        eventCount[f] = 1;
+        shownCode[f] = code;
+    }
+
     /** Forgets the {@code k} innermost frames (with what they showed). */
     void dropInnermost(int k) {
         int rest = frames - k;
@@ -61,6 +75,7 @@ final class WalkedFrames {
         System.arraycopy(previous, k, previous, 0, rest);
         System.arraycopy(executable, k, executable, 0, rest);
         System.arraycopy(instrPtr, k, instrPtr, 0, rest);
+        System.arraycopy(shownCode, k, shownCode, 0, rest);
         System.arraycopy(link, k, link, 0, rest);
         System.arraycopy(eventCount, k, eventCount, 0, rest);
         System.arraycopy(events, k * MAX_EVENTS, events, 0, rest * MAX_EVENTS);
@@ -85,6 +100,11 @@ final class WalkedFrames {
 
     long instrPtr(int i) {
         return instrPtr[i];
+    }
+
+    /** The code frame {@code i} shows, as stored (maybe tagged): its executable unless {@link #recovered}. */
+    long shownCode(int i) {
+        return shownCode[i];
     }
 
     CallerLink callerLink(int i) {

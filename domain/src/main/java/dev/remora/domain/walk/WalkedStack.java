@@ -126,7 +126,7 @@ final class WalkedStack {
                 if (event == PseudoFrames.NATIVE || event == PseudoFrames.GC) {
                     visitor.frame(event);
                 } else {
-                    visitor.pythonFrame(event, frames.address(f), shape.untag(frames.executable(f)));
+                    visitor.pythonFrame(event, frames.address(f), shape.untag(frames.shownCode(f)));
                 }
             }
         }

@@ -98,14 +98,17 @@ class CapturedWalkTest {
 
     /**
      * What one walk (no snapshot-level retry) found: each thread's frames in the image's format, its
-     * problem, and where its current frame is.
+     * problem, where its current frame is, and its Python frames innermost first, each as its address
+     * and its code's.
      */
-    private record OneWalk(TreeMap<Long, List<String>> frames, List<String> problems, Map<Long, Long> currentFrames) {}
+    private record OneWalk(TreeMap<Long, List<String>> frames, List<String> problems, Map<Long, Long> currentFrames,
+                           Map<Long, List<long[]>> walked) {}
 
     private static OneWalk walkOnce(PythonProcess process) throws Exception {
         List<String> lines = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         Map<Long, Long> currentFrames = new HashMap<>();
+        Map<Long, List<long[]>> walked = new HashMap<>();
         process.sample(ALL, new StackVisitor() {
             private long thread;
 
@@ -123,6 +126,7 @@ class CapturedWalkTest {
             @Override
             public void pythonFrame(FrameInfo f, long frameAddress, long codeAddress) {
                 currentFrames.putIfAbsent(thread, frameAddress);
+                walked.computeIfAbsent(thread, t -> new ArrayList<>()).add(new long[] {frameAddress, codeAddress});
                 frame(f);
             }
 
@@ -131,7 +135,7 @@ class CapturedWalkTest {
                 problem.ifPresent(p -> problems.add(thread + ": " + p));
             }
         });
-        return new OneWalk(byThread(lines), problems, currentFrames);
+        return new OneWalk(byThread(lines), problems, currentFrames, walked);
     }
 
     /** The address of the main thread's current frame, as a walk of the image finds it. */
@@ -297,9 +301,74 @@ class CapturedWalkTest {
     }
 
     /**
-     * A current frame whose code reads cleared at every read: running, an error that says why, on the
-     * copied walk and on 3.15's frame-by-frame walk with its marker; held still (a core), the thread is
-     * caught returning, and its callers are the stack.
+     * A current frame whose code reads cleared (it returned after the thread state named it, before its
+     * slot was copied) ran at the thread state's moment: once a walk has met its code, the code that
+     * holds its last instruction names it, and the stack is the one the process recorded, on the copied
+     * walk and on 3.15's frame-by-frame walk with its marker.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"debian-3.14", "debian-3.15"})
+    void aCurrentFrameThatReturnedIsNamedByTheCodeHoldingItsLastInstruction(String name) throws Exception {
+        long frame = mainThreadsCurrentFrame(name);
+        for (boolean markers : name.endsWith("3.15") ? List.of(true, false) : List.of(false)) {
+            Attached live = attach(name, ScriptedMemory.live().acceptWrites());
+            if (markers) {
+                live.process().useFrameMarkers();
+            }
+            TreeMap<Long, List<String>> expected = byThread(live.image().stacks());
+            assertThat(walkOnce(live.process()).problems()).isEmpty();
+            live.memory().putLong(frame + frameOffsets(live).executable(), 0);
+
+            OneWalk walk = walkOnce(live.process());
+
+            assertThat(walk.problems()).as("markers %s", markers).isEmpty();
+            assertThat(walk.frames()).as("markers %s", markers).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * A returned current frame whose caller's slot now holds a frame of another size (the caller
+     * returned too, and its own caller called something else there) is no frame that caller made: the
+     * walk is read again, and says why when it never fits.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"debian-3.14", "debian-3.15"})
+    void aReturnedFrameThatDoesNotEndWhereItsCallersFrameDoesIsAnError(String name) throws Exception {
+        Attached live = attach(name, ScriptedMemory.live().acceptWrites());
+        List<long[]> main = walkOnce(live.process()).walked().get((long) live.image().pid());
+        List<Long> frames = main.stream().map(f -> f[0]).toList();
+        List<Long> codes = main.stream().map(f -> f[1]).toList();
+        long current = frames.get(0), caller = frames.get(1);
+        assertThat(current - caller).as("the caller's frame ends where the current one starts").isPositive();
+        DebugOffsets.Frame offsets = frameOffsets(live);
+        // Another code the walk met, whose frames are of another size, in the caller's slot.
+        byte[] raw = new byte[8];
+        live.memory().read(caller + offsets.executable(), raw, 0, 8);
+        long rawCaller = dev.remora.domain.memory.Bytes.getLong(raw, 0);
+        long other = codes.stream().filter(c -> !c.equals(codes.get(1)) && !c.equals(codes.get(0))).findFirst().orElseThrow();
+        long tag = rawCaller - codes.get(1);
+        live.memory().putLong(caller + offsets.executable(), other + tag);
+        live.memory().putLong(current + offsets.executable(), 0);
+
+        for (boolean markers : name.endsWith("3.15") ? List.of(false, true) : List.of(false)) {
+            if (markers) {
+                live.process().useFrameMarkers();
+            }
+
+            OneWalk walk = walkOnce(live.process());
+
+            // The copied walk's proof finds the frame out of place before it is named; read again as copies,
+            // the frame-by-frame walk's too.
+            assertThat(walk.problems()).as("markers %s", markers).singleElement().asString().contains("kind=MOVED")
+                    .containsAnyOf("does not end where its caller's frame does", "the stack changed while it was read")
+                    .contains("rereads=32");
+        }
+    }
+
+    /**
+     * A current frame whose code reads cleared at every read, of a code no walk has met: running, an
+     * error that says why, on the copied walk and on 3.15's frame-by-frame walk with its marker; held
+     * still (a core), the thread is caught returning, and its callers are the stack.
      */
     @ParameterizedTest
     @ValueSource(strings = {"debian-3.14", "debian-3.15"})

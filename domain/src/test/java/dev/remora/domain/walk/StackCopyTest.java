@@ -46,7 +46,7 @@ class StackCopyTest {
 
     /** The copy's proof, over the copy as last read. */
     private static CopiedFrames proof(StackCopy copy) {
-        return new CopiedFrames(null, SHAPE).over(copy);
+        return new CopiedFrames(null, SHAPE, CopiedFrames.DataStackProof.SECOND_COPY).over(copy);
     }
 
     private static ScriptedMemory target(long current) {
@@ -271,9 +271,45 @@ class StackCopyTest {
         byte[] header = new byte[FRAME_SIZE];
         copy.frame(tiny, header);
 
-        assertThat(proof(copy).innermost(tiny, header)).isEqualTo(CopiedFrames.InnermostReading.BOTH_COPIES);
+        assertThat(proof(copy).innermost(tiny, header)).isEqualTo(CopiedFrames.InnermostReading.SECOND_COPY);
         assertThat(Bytes.getLong(header, 0)).isEqualTo(0xDDDD);
         assertThat(Bytes.getLong(header, 8)).isEqualTo(caller);
+    }
+
+    @Test
+    void aFrameCalledFromCNotYetLinkedInTheFirstCopyIsTakenLinkedFromTheSecond() throws Exception {
+        long entry = HEAP_FRAME, tiny = CHUNK + 0x200;
+        ScriptedMemory target = target(tiny);
+        // C code called the function again: its frame is pushed (code set, owned by the thread) but not yet
+        // linked to the entry frame under it; the eval loop links it before the second copy.
+        target.putLong(tiny, 0xDDDD);
+        target.afterRange(1, () -> target.putLong(tiny + 8, entry));
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
+        assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
+        byte[] header = new byte[FRAME_SIZE];
+        copy.frame(tiny, header);
+        assertThat(Bytes.getLong(header, 8)).as("first copied unlinked").isZero();
+
+        assertThat(proof(copy).innermost(tiny, header)).isEqualTo(CopiedFrames.InnermostReading.SECOND_COPY);
+        assertThat(Bytes.getLong(header, 8)).as("linked, from the second copy").isEqualTo(entry);
+    }
+
+    @Test
+    void anUnlinkedFrameOfAnotherCodeInTheSecondCopyIsLeftAsFirstCopied() throws Exception {
+        long tiny = CHUNK + 0x200;
+        ScriptedMemory target = target(tiny);
+        target.putLong(tiny, 0xDDDD);
+        target.afterRange(1, () -> {
+            target.putLong(tiny, 0xEEEE);
+            target.putLong(tiny + 8, HEAP_FRAME);
+        });
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
+        assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
+        byte[] header = new byte[FRAME_SIZE];
+        copy.frame(tiny, header);
+
+        assertThat(proof(copy).innermost(tiny, header)).isEqualTo(CopiedFrames.InnermostReading.BOTH_COPIES);
+        assertThat(Bytes.getLong(header, 8)).as("as first copied").isZero();
     }
 
     @Test
@@ -343,7 +379,7 @@ class StackCopyTest {
 
         assertThat(copy.current()).as("named after the call").isEqualTo(callee);
         assertThat(Bytes.getLong(header, 0)).as("its first copy predates the call").isZero();
-        assertThat(proof(copy).innermost(callee, header)).isEqualTo(CopiedFrames.InnermostReading.BOTH_COPIES);
+        assertThat(proof(copy).innermost(callee, header)).isEqualTo(CopiedFrames.InnermostReading.SECOND_COPY);
         assertThat(Bytes.getLong(header, 0)).as("taken from the second copy").isEqualTo(0xBBBB);
     }
 
@@ -536,6 +572,28 @@ class StackCopyTest {
 
         assertThat(read(copy, new SnapshotReader(target), target)).isTrue();
         assertThat(copy.frame(CHUNK + 0x100, new byte[FRAME_SIZE])).as("no chunk read for a limit that far off").isFalse();
+    }
+
+    @Test
+    void aThreadThatCalledDeeperLatelyIsCopiedAsDeepAsItWentThenLessAsItStaysUp() throws Exception {
+        long deep = CHUNK + 0x1400;
+        ScriptedMemory target = target(CHUNK + 0x100);
+        StackCopy copy = new StackCopy(THREAD, StateOrder.STATE_FIRST);
+        target.putLong(TSTATE + THREAD.datastackTop(), deep);
+        copy.planFrom(TSTATE, state(target));
+        // Planned from a state that caught the thread back near the bottom.
+        target.putLong(TSTATE + THREAD.datastackTop(), TOP);
+        copy.planFrom(TSTATE, state(target));
+        target.putLong(deep - 8, 0x5555);
+        assertThat(copy.read(new SnapshotReader(target))).isTrue();
+
+        assertThat(copy.frame(deep - FRAME_SIZE, new byte[FRAME_SIZE])).as("a frame where the thread went lately").isTrue();
+
+        for (int i = 0; i < 200; i++) {
+            copy.planFrom(TSTATE, state(target));
+        }
+        assertThat(copy.read(new SnapshotReader(target))).isTrue();
+        assertThat(copy.frame(deep - FRAME_SIZE, new byte[FRAME_SIZE])).as("long since").isFalse();
     }
 
     /** 3.11/3.12: the thread state points at a _PyCFrame (current frame at 8, previous at 16) at 16. */

@@ -21,7 +21,7 @@ public final class CPython3_14 {
         return VersionLayout.builder(3, 14)
                 .exported(EXPORTED)
                 .unexported(HeaderTable.parse("3.14", "3.14.0", CPython3_13.UNEXPORTED + CPython3_13.EXCEPTIONS
-                        + CPython3_13.TYPES))
+                        + CPython3_13.TYPES + FRAME_SLOTS))
                 .splitDictValues(SplitDictValues.INSERTION_ORDER)
                 .poppedFrames(PoppedFrames.CODE_CLEARED)
                 // FRAME_OWNED_BY_INTERPRETER = 3, FRAME_OWNED_BY_CSTACK = 4
@@ -37,6 +37,19 @@ public final class CPython3_14 {
                 .opcodes(OPCODES)
                 .build();
     }
+
+    /**
+     * How many data-stack slots a frame of a code takes, which 3.14 and 3.15 do not export
+     * ({@code co_framesize = co_nlocalsplus + co_stacksize + FRAME_SPECIALS_SIZE}, {@code Include/cpython/code.h}
+     * and {@code pycore_interpframe.h}): {@code co_stacksize} and {@code co_nlocalsplus} two ints apart after
+     * {@code co_kwonlyargcount}, as in 3.12 and 3.13; the specials, {@code (sizeof(_PyInterpreterFrame) - 1) / 8},
+     * with an 88-byte frame. Consecutive frames on live 3.14 and 3.15 data stacks lie exactly that far apart.
+     */
+    static final String FRAME_SLOTS = """
+            code_object.stacksize         0x40
+            code_object.nlocalsplus       0x48
+            interpreter_frame.specials_slots 10
+            """;
 
     /** The fields of 3.14's {@code _Py_DebugOffsets}: 3.13's with those 3.14 inserted. */
     static final DebugOffsetsLayout EXPORTED = CPython3_13.EXPORTED.inserting()

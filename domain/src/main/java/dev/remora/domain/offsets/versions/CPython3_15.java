@@ -23,7 +23,7 @@ public final class CPython3_15 {
     public static VersionLayout layout() {
         return VersionLayout.builder(3, 15)
                 .exported(EXPORTED)
-                .unexported(HeaderTable.parse("3.15", "3.15.0", CPython3_13.UNEXPORTED))
+                .unexported(HeaderTable.parse("3.15", "3.15.0", CPython3_13.UNEXPORTED + CPython3_14.FRAME_SLOTS))
                 .splitDictValues(SplitDictValues.INSERTION_ORDER)
                 .poppedFrames(PoppedFrames.CODE_CLEARED)
                 // FRAME_OWNED_BY_INTERPRETER = 3
