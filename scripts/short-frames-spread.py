@@ -10,6 +10,10 @@ depth, and the share of the recursion's samples at each depth 0 (the slice's own
 
 usage: python3 scripts/short-frames-spread.py [REMORA] [SECONDS] [ROUNDS]
 REMORA defaults to the release built by scripts/release.sh, else the clone's ./remora.
+With SPREAD_PINNED=1 in the environment, the target runs on CPU 0 and Remora on CPU 1: the bias of a
+read that races the thread it reads shows there (on one CPU the sampler preempts the target and reads
+it standing), and so does the spread between target processes (where their stacks' chunks lie).
+With SPREAD_REMORA_ONLY=1, CPython's profiler is left out.
 """
 import collections
 import os
@@ -66,9 +70,13 @@ def main():
             if target.stdout.readline().strip() != "READY":
                 raise SystemExit("the target did not start")
             pid = str(target.pid)
+            pin = []
+            if os.environ.get("SPREAD_PINNED"):
+                subprocess.run(["taskset", "-a", "-p", "-c", "0", pid], stdout=subprocess.DEVNULL, check=True)
+                pin = ["taskset", "-c", "1"]
             profilers = [
-                ("remora", [remora, "attach", "-d", seconds, "--collapsed", "-o", work + "/out.txt", pid]),
-                ("remora --blocking", [remora, "attach", "-d", seconds, "--blocking", "--collapsed", "-o",
+                ("remora", pin + [remora, "attach", "-d", seconds, "--collapsed", "-o", work + "/out.txt", pid]),
+                ("remora --blocking", pin + [remora, "attach", "-d", seconds, "--blocking", "--collapsed", "-o",
                                        work + "/out.txt", pid]),
                 ("cpython", ["chroot", SID, "/usr/bin/python3.15", "-m", "profiling.sampling", "attach", "-d", seconds,
                              "-r", "1000", "--collapsed", "-o", inside + "/out.txt", pid]),
@@ -76,6 +84,8 @@ def main():
                                         "-d", seconds, "-r", "1000", "--blocking", "--collapsed", "-o",
                                         inside + "/out.txt", pid]),
             ]
+            if os.environ.get("SPREAD_REMORA_ONLY"):
+                profilers = profilers[:2]
             print(f"CPython 3.15, targets/short_frames.py, {seconds} s at 1 kHz each; depth shares 0..{DEPTHS - 1}")
             for _ in range(rounds):
                 for name, command in profilers:
