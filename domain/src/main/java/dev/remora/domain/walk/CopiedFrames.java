@@ -93,9 +93,8 @@ final class CopiedFrames implements FrameReads {
 
     /**
      * Whether the walked frames on the data stack lie as pushed: cleared ones (returned since the thread
-     * state's moment) only innermost, each starting where its caller's frame ends when the caller is a
-     * data-stack frame of known code, and each that a Python frame names as its caller having made a
-     * call (a frame just pushed in a returned caller's slot has made none).
+     * state's moment) only innermost, and each starting where its caller's frame ends when the caller
+     * is a data-stack frame of known code.
      */
     boolean placedOnTheDataStack(WalkedFrames walked, CodeObjects codes) {
         boolean live = false;
@@ -108,9 +107,6 @@ final class CopiedFrames implements FrameReads {
                 return false; // returned under frames that still run: the copy caught two moments
             }
             live |= !cleared;
-            if (i > 0 && pythonFrame(walked, i - 1) && madeNoCall(walked.address(i))) {
-                return false;
-            }
             int caller = i + 1;
             if (caller < walked.frames() && onDataStack(walked, caller)) {
                 Optional<CodeObject> code = codes.known(shape.untag(walked.executable(caller)));
@@ -121,15 +117,6 @@ final class CopiedFrames implements FrameReads {
             }
         }
         return true;
-    }
-
-    private boolean pythonFrame(WalkedFrames walked, int i) {
-        return onDataStack(walked, i) || walked.callerLink(i) == CallerLink.RESUMABLE;
-    }
-
-    private boolean madeNoCall(long frame) {
-        int at = copy.firstCopyOf(frame, shape.size());
-        return at >= 0 && shape.callsMade(copy.bytes(), at) == FrameShape.CallsMade.NONE;
     }
 
     private boolean onDataStack(WalkedFrames walked, int i) {

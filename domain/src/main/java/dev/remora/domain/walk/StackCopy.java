@@ -296,11 +296,6 @@ final class StackCopy implements SnapshotReader.Rider {
         return ranges.secondCopyOf(address, n);
     }
 
-    /** Where the first copy holds {@code n} bytes at {@code address} in {@link #bytes()}, or -1. */
-    int firstCopyOf(long address, int n) {
-        return ranges.firstCopyOf(address, n);
-    }
-
     /** The copy's bytes, where {@link #secondCopyOf} points; valid until the next read. */
     byte[] bytes() {
         return bytes;

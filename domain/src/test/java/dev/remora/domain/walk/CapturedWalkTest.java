@@ -366,29 +366,6 @@ class CapturedWalkTest {
     }
 
     /**
-     * A frame a Python frame names as its caller must have made a call: one just pushed (its
-     * {@code return_offset} still 0) in the slot of a caller that returned is no caller of the frame
-     * above it, though both copies read the same. Before that, the stack is the one recorded.
-     */
-    @ParameterizedTest
-    @ValueSource(strings = {"debian-3.14", "debian-3.15"})
-    void aCallerThatHasMadeNoCallIsNoCaller(String name) throws Exception {
-        Attached live = attach(name, ScriptedMemory.live().acceptWrites());
-        List<long[]> main = walkOnce(live.process()).walked().get((long) live.image().pid());
-        long caller = main.get(1)[0];
-        long field = caller + frameOffsets(live).returnOffset().orElseThrow();
-        byte[] made = new byte[2];
-        live.memory().read(field, made, 0, 2);
-        assertThat(made).as("the caller's return offset, as recorded").isNotEqualTo(new byte[2]);
-
-        live.memory().putLong(field, live.memory().getLong(field) & 0xFFFF_FFFF_FFFF_0000L); // the low two bytes: 0
-        OneWalk walk = walkOnce(live.process());
-
-        assertThat(walk.problems()).singleElement().asString().contains("the stack changed while it was read")
-                .contains("rereads=32");
-    }
-
-    /**
      * A current frame whose code reads cleared at every read, of a code no walk has met: running, an
      * error that says why, on the copied walk and on 3.15's frame-by-frame walk with its marker; held
      * still (a core), the thread is caught returning, and its callers are the stack.

@@ -35,7 +35,7 @@ class StackCopyTest {
     private static final int FRAME_SIZE = 80;
     /** executable at 0, previous at 8, instr_ptr at 56 */
     private static final DebugOffsets.Frame FRAME = new DebugOffsets.Frame(FRAME_SIZE, 8, 0, 56, OptionalLong.of(70), 80,
-            OptionalLong.empty(), OptionalLong.empty(), Optional.empty(), OptionalLong.empty());
+            OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
     /** 3.13's frames: no tag bits on the code reference. */
     private static final FrameShape SHAPE = new InterpreterFrames(FRAME,
             VersionLayout.forVersion(new PythonVersion(3, 13, 0, 0xF, 0)).orElseThrow());
