@@ -29,9 +29,13 @@ public final class OptionsFiles {
         return Optional.empty();
     }
 
-    /** Why {@code word}, left unmatched by picocli, is refused, where it is one of {@code args} naming a file of options. */
-    static Optional<String> unmatched(List<String> unmatched, String[] args) {
-        return unmatched.stream().filter(OptionsFiles::namesFile).filter(word -> List.of(args).contains(word)).findFirst()
+    /**
+     * Why the first of {@code words}, which picocli could not take (left unmatched, or refused as a
+     * parameter's value: a command's positional PID), is refused, where it is one of {@code args} naming
+     * a file of options.
+     */
+    static Optional<String> refused(List<String> words, String[] args) {
+        return words.stream().filter(OptionsFiles::namesFile).filter(word -> List.of(args).contains(word)).findFirst()
                 .map(OptionsFiles::refusal);
     }
 

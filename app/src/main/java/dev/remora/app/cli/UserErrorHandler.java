@@ -8,6 +8,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -32,10 +33,15 @@ public final class UserErrorHandler implements IExecutionExceptionHandler, IPara
         return EXIT_USAGE;
     }
 
-    /** A word picocli left unmatched that names a file of options: that file could not be read, which picocli does not say. */
+    /**
+     * A word picocli left unmatched, or could not take as a value (a positional PID), that names a file of
+     * options: that file could not be read, which picocli does not say.
+     */
     private static Optional<String> unreadableOptionsFile(ParameterException e, String[] args) {
-        return e instanceof CommandLine.UnmatchedArgumentException unmatched
-                ? OptionsFiles.unmatched(unmatched.getUnmatched(), args) : Optional.empty();
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched) {
+            return OptionsFiles.refused(unmatched.getUnmatched(), args);
+        }
+        return e.getValue() == null ? Optional.empty() : OptionsFiles.refused(List.of(e.getValue()), args);
     }
 
     @Override
