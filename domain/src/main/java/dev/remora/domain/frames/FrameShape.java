@@ -68,6 +68,26 @@ public abstract sealed class FrameShape permits FrameObjects, InterpreterFrames 
     /** The instruction the frame is at, as an address (3.10's index stands in as one: see {@link FrameObjects}). */
     public abstract long instrPtr(byte[] bytes, int at);
 
+    /**
+     * Whether the frame has made a call from its own eval loop (its {@code return_offset} is set by the
+     * call, and 0 in a frame just pushed); {@link CallsMade#UNKNOWN} where the layout does not say.
+     */
+    public final CallsMade callsMade(byte[] bytes, int at) {
+        if (offsets.returnOffset().isEmpty()) {
+            return CallsMade.UNKNOWN;
+        }
+        return Bytes.getUnsignedShort(bytes, at + (int) offsets.returnOffset().getAsLong()) == 0 ? CallsMade.NONE : CallsMade.SOME;
+    }
+
+    /** What a frame's {@code return_offset} says of the calls it made. */
+    public enum CallsMade {
+        /** It has called a Python function (or resumed a generator) from its eval loop. */
+        SOME,
+        /** Just pushed, or its last call raised: it is no Python frame's caller now. */
+        NONE,
+        UNKNOWN
+    }
+
     /** Who owns the frame ({@link FrameOwners}); a value above {@link #validOwner} marks garbage. */
     public abstract int owner(byte[] bytes, int at);
 

@@ -92,7 +92,8 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
      * @param frameObject 3.10's frame object facts; present exactly for 3.10
      */
     public record Frame(long size, long previous, long executable, long instrPtr, OptionalLong owner, long localsPlus,
-                        OptionalLong stackPointer, OptionalLong isEntry, Optional<FrameObject> frameObject) {}
+                        OptionalLong stackPointer, OptionalLong isEntry, Optional<FrameObject> frameObject,
+                        OptionalLong returnOffset) {}
 
     /**
      * 3.10's {@code PyFrameObject}: a frame in a thread's chain is executing, and every one of its

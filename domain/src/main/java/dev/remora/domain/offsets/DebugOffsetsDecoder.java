@@ -270,7 +270,8 @@ public final class DebugOffsetsDecoder {
                 f.bounded("interpreter_frame.localsplus", 0, size),
                 f.optionalField("interpreter_frame.stackpointer", size, 8),
                 f.optionalField("interpreter_frame.is_entry", size, 1),
-                Optional.empty());
+                Optional.empty(),
+                f.optionalField("interpreter_frame.return_offset", size, 2));
     }
 
     /** 3.10: a heap {@code PyFrameObject}; only its head is read, up to {@code f_state}. */
@@ -284,7 +285,7 @@ public final class DebugOffsetsDecoder {
         return new DebugOffsets.Frame(head, back, code, lasti, OptionalLong.empty(), size, OptionalLong.empty(),
                 OptionalLong.empty(), Optional.of(new DebugOffsets.FrameObject(state,
                         (int) f.bounded("frame_state.executing", -128, 127),
-                        (int) f.bounded("frame_state.unwinding", -128, 127))));
+                        (int) f.bounded("frame_state.unwinding", -128, 127))), OptionalLong.empty());
     }
 
     private static DebugOffsets.Code code(StructFields f) throws CorruptTarget {

@@ -80,7 +80,7 @@ final class ChainReader {
                 long previous = shape.previous(frame, 0);
                 long instrPtr = shape.instrPtr(frame, 0);
                 int owner = shape.owner(frame, 0);
-                walked.add(address, previous, rawExecutable, instrPtr, shape.callerLink(owner));
+                walked.add(address, previous, rawExecutable, instrPtr, shape.callerLink(owner), shape.callsMade(frame, 0));
                 if (!shape.validOwner(owner)) {
                     return stack.ended(malformed("frame at 0x%x has an invalid owner %d".formatted(address, owner)));
                 }

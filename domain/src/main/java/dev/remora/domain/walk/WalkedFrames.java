@@ -1,6 +1,7 @@
 package dev.remora.domain.walk;
 
 import dev.remora.domain.frames.CallerLink;
+import dev.remora.domain.frames.FrameShape;
 import dev.remora.domain.model.FrameInfo;
 
 import java.util.Arrays;
@@ -20,6 +21,7 @@ final class WalkedFrames {
     private long[] instrPtr = new long[256];
     /** The code each frame shows: its executable, or the one a frame that returned was found to run. */
     private long[] shownCode = new long[256];
+    private FrameShape.CallsMade[] callsMade = new FrameShape.CallsMade[256];
     private CallerLink[] link = new CallerLink[256];
     private FrameInfo[] events = new FrameInfo[256 * MAX_EVENTS];
     private int[] eventCount = new int[256];
@@ -30,7 +32,8 @@ final class WalkedFrames {
     }
 
     /** Starts the next frame; its raw executable is as read, tag bits included. */
-    void add(long frameAddress, long previousFrame, long executableRaw, long instr, CallerLink callerLink) {
+    void add(long frameAddress, long previousFrame, long executableRaw, long instr, CallerLink callerLink,
+             FrameShape.CallsMade calls) {
         if (frames == address.length) {
             int capacity = frames * 2;
             address = Arrays.copyOf(address, capacity);
@@ -38,6 +41,7 @@ final class WalkedFrames {
             executable = Arrays.copyOf(executable, capacity);
             instrPtr = Arrays.copyOf(instrPtr, capacity);
             shownCode = Arrays.copyOf(shownCode, capacity);
+            callsMade = Arrays.copyOf(callsMade, capacity);
             link = Arrays.copyOf(link, capacity);
             eventCount = Arrays.copyOf(eventCount, capacity);
             events = Arrays.copyOf(events, capacity * MAX_EVENTS);
@@ -47,6 +51,7 @@ final class WalkedFrames {
         executable[frames] = executableRaw;
         instrPtr[frames] = instr;
         shownCode[frames] = executableRaw;
+        callsMade[frames] = calls;
         link[frames] = callerLink;
         eventCount[frames] = 0;
         frames++;
@@ -76,6 +81,7 @@ final class WalkedFrames {
         System.arraycopy(executable, k, executable, 0, rest);
         System.arraycopy(instrPtr, k, instrPtr, 0, rest);
         System.arraycopy(shownCode, k, shownCode, 0, rest);
+        System.arraycopy(callsMade, k, callsMade, 0, rest);
         System.arraycopy(link, k, link, 0, rest);
         System.arraycopy(eventCount, k, eventCount, 0, rest);
         System.arraycopy(events, k * MAX_EVENTS, events, 0, rest * MAX_EVENTS);
@@ -105,6 +111,11 @@ final class WalkedFrames {
     /** The code frame {@code i} shows, as stored (maybe tagged): its executable unless {@link #recovered}. */
     long shownCode(int i) {
         return shownCode[i];
+    }
+
+    /** What frame {@code i}'s {@code return_offset} said of the calls it made, as read. */
+    FrameShape.CallsMade callsMade(int i) {
+        return callsMade[i];
     }
 
     CallerLink callerLink(int i) {

@@ -32,7 +32,7 @@ class HeaderTablesTest {
         assertThat(o.thread().nativeThreadId()).hasValue(0xa0);
         assertThat(o.thread().datastackChunk()).hasValue(0x128);
         assertThat(o.frame()).isEqualTo(new DebugOffsets.Frame(80, 0x30, 0x20, 0x38, OptionalLong.of(0x45), 0x48,
-                OptionalLong.empty(), OptionalLong.of(0x44), Optional.empty()));
+                OptionalLong.empty(), OptionalLong.of(0x44), Optional.empty(), OptionalLong.empty()));
         assertThat(o.code().codeAdaptive()).isEqualTo(0xb8);
         assertThat(o.unicode().asciiDataOffset()).isEqualTo(48);
         assertThat(o.unicode().compactDataOffset()).isEqualTo(72);
@@ -53,7 +53,7 @@ class HeaderTablesTest {
         assertThat(o.thread().nativeThreadId()).hasValue(0x90);
         assertThat(o.thread().datastackChunk()).hasValue(0xe8);
         assertThat(o.frame()).isEqualTo(new DebugOffsets.Frame(80, 0x8, 0, 0x38, OptionalLong.of(0x46), 0x48,
-                OptionalLong.empty(), OptionalLong.empty(), Optional.empty()));
+                OptionalLong.empty(), OptionalLong.empty(), Optional.empty(), OptionalLong.empty()));
         assertThat(o.code().codeAdaptive()).isEqualTo(0xc0);
         assertThat(o.unicode().asciiDataOffset()).isEqualTo(40);
         assertThat(o.unicode().compactDataOffset()).isEqualTo(56);

@@ -333,7 +333,7 @@ class CapturedWalkTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"debian-3.14", "debian-3.15"})
-    void aReturnedFrameThatDoesNotEndWhereItsCallersFrameDoesIsAnError(String name) throws Exception {
+    void aReturnedFrameThatDoesNotStartWhereItsCallersFrameEndsIsAnError(String name) throws Exception {
         Attached live = attach(name, ScriptedMemory.live().acceptWrites());
         List<long[]> main = walkOnce(live.process()).walked().get((long) live.image().pid());
         List<Long> frames = main.stream().map(f -> f[0]).toList();
@@ -360,9 +360,31 @@ class CapturedWalkTest {
             // The copied walk's proof finds the frame out of place before it is named; read again as copies,
             // the frame-by-frame walk's too.
             assertThat(walk.problems()).as("markers %s", markers).singleElement().asString().contains("kind=MOVED")
-                    .containsAnyOf("does not end where its caller's frame does", "the stack changed while it was read")
+                    .containsAnyOf("does not start where its caller's frame ends", "the stack changed while it was read")
                     .contains("rereads=32");
         }
+    }
+
+    /**
+     * A returned current frame is named only under a caller that has made a call: one just pushed (its
+     * {@code return_offset} still 0) in the slot of a caller that returned too is no caller of it, though
+     * both copies read it the same.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"debian-3.14", "debian-3.15"})
+    void aReturnedFrameIsNotNamedUnderACallerThatHasMadeNoCall(String name) throws Exception {
+        Attached live = attach(name, ScriptedMemory.live().acceptWrites());
+        List<long[]> main = walkOnce(live.process()).walked().get((long) live.image().pid());
+        long current = main.get(0)[0], caller = main.get(1)[0];
+        DebugOffsets.Frame offsets = frameOffsets(live);
+        long field = caller + offsets.returnOffset().orElseThrow();
+        assertThat(live.memory().getLong(field) & 0xFFFF).as("the caller's return offset, as recorded").isNotZero();
+        live.memory().putLong(current + offsets.executable(), 0);
+        live.memory().putLong(field, live.memory().getLong(field) & 0xFFFF_FFFF_FFFF_0000L); // its low two bytes
+
+        OneWalk walk = walkOnce(live.process());
+
+        assertThat(walk.problems()).singleElement().asString().contains("has made no call").contains("rereads=32");
     }
 
     /**

@@ -35,7 +35,7 @@ class StackCopyTest {
     private static final int FRAME_SIZE = 80;
     /** executable at 0, previous at 8, instr_ptr at 56 */
     private static final DebugOffsets.Frame FRAME = new DebugOffsets.Frame(FRAME_SIZE, 8, 0, 56, OptionalLong.of(70), 80,
-            OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
+            OptionalLong.empty(), OptionalLong.empty(), Optional.empty(), OptionalLong.empty());
     /** 3.13's frames: no tag bits on the code reference. */
     private static final FrameShape SHAPE = new InterpreterFrames(FRAME,
             VersionLayout.forVersion(new PythonVersion(3, 13, 0, 0xF, 0)).orElseThrow());
@@ -132,7 +132,7 @@ class StackCopyTest {
         byte[] header = new byte[FRAME_SIZE];
         for (int i = 0; i < frames.length; i++) {
             assertThat(copy.frame(frames[i], header)).isTrue();
-            walked.add(frames[i], Bytes.getLong(header, 8), Bytes.getLong(header, 0), 0, links[i]);
+            walked.add(frames[i], Bytes.getLong(header, 8), Bytes.getLong(header, 0), 0, links[i], FrameShape.CallsMade.UNKNOWN);
         }
         return walked;
     }

@@ -39,16 +39,20 @@ public final class CPython3_14 {
     }
 
     /**
-     * How many data-stack slots a frame of a code takes, which 3.14 and 3.15 do not export
+     * How many data-stack slots a frame of a code takes, and whether a frame has made a call, which 3.14 and
+     * 3.15 do not export
      * ({@code co_framesize = co_nlocalsplus + co_stacksize + FRAME_SPECIALS_SIZE}, {@code Include/cpython/code.h}
      * and {@code pycore_interpframe.h}): {@code co_stacksize} and {@code co_nlocalsplus} two ints apart after
      * {@code co_kwonlyargcount}, as in 3.12 and 3.13; the specials, {@code (sizeof(_PyInterpreterFrame) - 1) / 8},
      * with an 88-byte frame. Consecutive frames on live 3.14 and 3.15 data stacks lie exactly that far apart.
+     * And {@code uint16_t return_offset}, just before the exported {@code owner}: a frame's eval loop sets it
+     * as the frame calls a Python function, and {@code _PyFrame_Initialize} sets it to 0.
      */
     static final String FRAME_SLOTS = """
             code_object.stacksize         0x40
             code_object.nlocalsplus       0x48
             interpreter_frame.specials_slots 10
+            interpreter_frame.return_offset 0x48
             """;
 
     /** The fields of 3.14's {@code _Py_DebugOffsets}: 3.13's with those 3.14 inserted. */
