@@ -85,6 +85,7 @@ public abstract sealed class FrameShape permits FrameObjects, InterpreterFrames 
         SOME,
         /** Just pushed, or its last call raised: it is no Python frame's caller now. */
         NONE,
+        /** The layout does not say where {@code return_offset} lies (3.13 and before). */
         UNKNOWN
     }
 
