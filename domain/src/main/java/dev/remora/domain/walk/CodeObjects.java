@@ -1,6 +1,7 @@
 package dev.remora.domain.walk;
 
 import dev.remora.domain.memory.Bytes;
+import dev.remora.domain.memory.LongIntMap;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.objects.MalformedObjectException;
 import dev.remora.domain.objects.ObjectReader;
@@ -31,6 +32,8 @@ final class CodeObjects {
     private final Map<Long, CodeObject> byAddress = new HashMap<>();
     /** The same entries by where their code units start, to find the code an instruction pointer is in. */
     private final TreeMap<Long, CodeObject> byCodeStart = new TreeMap<>();
+    /** The same entries' frame slots, by address. */
+    private final LongIntMap slotsByAddress = new LongIntMap(256);
     /** Type address -> whether it is the code type; lets garbage executables be rejected cheaply. */
     private final Map<Long, Boolean> codeTypes = new HashMap<>();
     private final byte[] codeBuffer;
@@ -67,6 +70,7 @@ final class CodeObjects {
     private void forgetAll() {
         byAddress.clear();
         byCodeStart.clear();
+        slotsByAddress.clear();
         epoch++;
     }
 
@@ -88,9 +92,13 @@ final class CodeObjects {
         return known != null ? known.frameSlots() : get(address).frameSlots();
     }
 
-    /** The entry for the code at {@code address} if there is one, without reading the target. */
-    Optional<CodeObject> known(long address) {
-        return Optional.ofNullable(byAddress.get(address));
+    /**
+     * The data-stack slots a frame of the code at {@code address} takes, where an entry holds that code
+     * and the version says (else 0), without reading the target: asked of every frame of every copied
+     * walk, so kept by primitive key.
+     */
+    int knownFrameSlots(long address) {
+        return Math.max(0, slotsByAddress.get(address));
     }
 
     CodeObject get(long address) throws MemoryAccessException, MalformedObjectException {
@@ -109,6 +117,7 @@ final class CodeObjects {
             byCodeStart.remove(replaced.codeStart());
         }
         byCodeStart.put(decoded.codeStart(), decoded);
+        slotsByAddress.put(address, decoded.frameSlots());
         return decoded;
     }
 

@@ -7,7 +7,6 @@ import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.PoppedFrames;
 import dev.remora.ports.MemoryAccessException;
 
-import java.util.Optional;
 
 /**
  * Frames read from a {@link StackCopy}, proven by its second copy: every walked frame the copy held
@@ -108,12 +107,9 @@ final class CopiedFrames implements FrameReads {
             }
             live |= !cleared;
             int caller = i + 1;
-            if (caller < walked.frames() && onDataStack(walked, caller)) {
-                Optional<CodeObject> code = codes.known(shape.untag(walked.executable(caller)));
-                if (code.isPresent() && code.get().frameSlots() > 0
-                        && walked.address(i) != walked.address(caller) + 8L * code.get().frameSlots()) {
-                    return false;
-                }
+            if (caller < walked.frames() && onDataStack(walked, caller)
+                    && !walked.startsWhereCallerEnds(i, codes.knownFrameSlots(shape.untag(walked.executable(caller))))) {
+                return false;
             }
         }
         return true;

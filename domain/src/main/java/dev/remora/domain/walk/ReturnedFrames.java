@@ -109,11 +109,8 @@ final class ReturnedFrames {
         if (caller >= frames.frames() || frames.callerLink(caller) != CallerLink.FIXED) {
             return true; // the thread's first frame, or called by a generator (off the data stack)
         }
-        Optional<CodeObject> code = caller < returned ? Optional.of(found[caller])
-                : codes.known(shape.untag(frames.executable(caller)));
-        if (code.isEmpty() || code.get().frameSlots() == 0) {
-            return true; // an entry frame on the C stack: no data-stack neighbour to judge by
-        }
-        return frames.address(f) == frames.address(caller) + 8L * code.get().frameSlots();
+        // An entry frame on the C stack has no known code: no data-stack neighbour to judge by.
+        return frames.startsWhereCallerEnds(f, caller < returned ? found[caller].frameSlots()
+                : codes.knownFrameSlots(shape.untag(frames.executable(caller))));
     }
 }

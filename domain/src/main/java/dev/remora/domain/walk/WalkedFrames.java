@@ -113,6 +113,14 @@ final class WalkedFrames {
         return shownCode[i];
     }
 
+    /**
+     * Whether frame {@code f} starts where its caller's frame, of {@code callerSlots} pointers, ends, as
+     * frames pushed one after the other on the data stack do; true where the size is unknown (0).
+     */
+    boolean startsWhereCallerEnds(int f, int callerSlots) {
+        return callerSlots == 0 || address[f] == address[f + 1] + 8L * callerSlots;
+    }
+
     /** What frame {@code i}'s {@code return_offset} said of the calls it made, as read. */
     FrameShape.CallsMade callsMade(int i) {
         return callsMade[i];
