@@ -56,6 +56,17 @@ public final class FrameObjects extends FrameShape {
         return states.inChain(bytes[at + state]);
     }
 
+    /** A freed frame object keeps its code: its state tells it from a running one. */
+    @Override
+    public boolean running(byte[] bytes, int at) {
+        return super.running(bytes, at) && mayBeCaller(bytes, at);
+    }
+
+    @Override
+    public boolean freedObject(byte[] bytes, int at) {
+        return super.running(bytes, at) && !mayBeCaller(bytes, at);
+    }
+
     @Override
     public boolean suspendedGenerator(byte[] bytes, int at) {
         return previous(bytes, at) == 0 && !mayBeCaller(bytes, at);

@@ -125,6 +125,22 @@ public abstract sealed class FrameShape permits FrameObjects, InterpreterFrames 
      */
     public abstract boolean mayBeCaller(byte[] bytes, int at);
 
+    /**
+     * Whether the frame holds a call in progress, as its slot read: its code set (3.14+ clears it as the
+     * frame returns). 3.10 keeps the code of a freed frame object, whose state says it no longer runs.
+     */
+    public boolean running(byte[] bytes, int at) {
+        return executable(bytes, at) != 0;
+    }
+
+    /**
+     * Whether the frame reads as a frame object freed after its call returned (3.10 keeps the code of a
+     * freed one, and reuses it for a later call). Later shapes' frames are slots, never freed apart.
+     */
+    public boolean freedObject(byte[] bytes, int at) {
+        return false;
+    }
+
     /** Whether the frame has no caller because it is a generator's, suspended. */
     public abstract boolean suspendedGenerator(byte[] bytes, int at);
 

@@ -75,6 +75,8 @@ final class CopiedFrames implements FrameReads {
             // A generator that the frame above it says ran at the thread state's moment, suspended when
             // first copied: taken from the second copy when that shows it resumed again.
             resumedInSecondCopy(address, dst);
+        } else if (shape.freedObject(dst, 0)) {
+            calledInSecondCopy(address, dst);
         }
         return true;
     }
@@ -155,6 +157,22 @@ final class CopiedFrames implements FrameReads {
     }
 
     /**
+     * Copies the second copy of a caller into {@code dst} when the first read it as a freed frame object
+     * and the second reads it running: frame objects are ranges of their own, copied one after another,
+     * and a stack that grew while the first copy was taken has its outer frames copied before they were
+     * called. False when the second does not read it running; {@code dst} then keeps the first.
+     */
+    boolean calledInSecondCopy(long address, byte[] dst) {
+        byte[] bytes = copy.bytes();
+        int at = copy.secondCopyOf(address, dst.length);
+        if (at < 0 || shape.previous(bytes, at) == 0 || !shape.running(bytes, at)) {
+            return false;
+        }
+        System.arraycopy(bytes, at, dst, 0, dst.length);
+        return true;
+    }
+
+    /**
      * The innermost frame as the copies found it, {@code dst} holding its first copy. Where a frame's
      * code reads cleared (3.14+ clears it as the frame returns; a freed 3.10 frame object may read so)
      * in the first copy and not in the second, the second copy's bytes replace {@code dst}'s: with the
@@ -172,8 +190,8 @@ final class CopiedFrames implements FrameReads {
         if (at < 0) {
             return InnermostReading.BOTH_COPIES;
         }
-        boolean firstLive = shape.executable(dst, 0) != 0;
-        boolean secondLive = shape.executable(bytes, at) != 0;
+        boolean firstLive = shape.running(dst, 0);
+        boolean secondLive = shape.running(bytes, at);
         if (secondLive && !firstLive) {
             // Cleared in the first copy, a frame in the second: pushed between them, or returned and called again.
             System.arraycopy(bytes, at, dst, 0, dst.length);

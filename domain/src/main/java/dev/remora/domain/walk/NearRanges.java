@@ -14,6 +14,8 @@ final class NearRanges {
 
     long[] start = new long[MAX_RANGES];
     int[] length = new int[MAX_RANGES];
+    /** The walk that last needed each range ({@link #keepRecent}); 0 where ranges are not aged. */
+    private final int[] neededIn = new int[MAX_RANGES];
     int count;
     long total;
 
@@ -24,6 +26,10 @@ final class NearRanges {
 
     /** @return false when the range would exceed the bounds */
     boolean add(long address, int bytes) {
+        return add(address, bytes, 0);
+    }
+
+    private boolean add(long address, int bytes, int walk) {
         long end = address + bytes;
         for (int i = 0; i < count; i++) {
             long s = start[i], e = s + length[i];
@@ -35,6 +41,7 @@ final class NearRanges {
                 total += (ne - ns) - (e - s);
                 start[i] = ns;
                 length[i] = (int) (ne - ns);
+                neededIn[i] = Math.max(neededIn[i], walk);
                 return true;
             }
         }
@@ -43,6 +50,7 @@ final class NearRanges {
         }
         start[count] = address;
         length[count] = bytes;
+        neededIn[count] = walk;
         count++;
         total += bytes;
         return true;
@@ -50,14 +58,19 @@ final class NearRanges {
 
     /** Removes the ranges that overlap {@code [address, address + bytes)}; returns whether any did. */
     boolean removeOverlapping(long address, int bytes) {
+        return removeWhere(i -> start[i] < address + bytes && address < start[i] + length[i]);
+    }
+
+    private boolean removeWhere(java.util.function.IntPredicate gone) {
         int kept = 0;
         for (int i = 0; i < count; i++) {
-            if (start[i] < address + bytes && address < start[i] + length[i]) {
+            if (gone.test(i)) {
                 total -= length[i];
                 continue;
             }
             start[kept] = start[i];
             length[kept] = length[i];
+            neededIn[kept] = neededIn[i];
             kept++;
         }
         boolean removed = kept < count;
@@ -72,9 +85,26 @@ final class NearRanges {
         }
     }
 
+    /**
+     * Keeps the ranges some walk of the last {@code age} needed, {@code walk} being the one now ending
+     * and {@code needed} what it needed: a thread that switches between calls whose frames sit in
+     * different places is copied with all of them, and a frame no walk needs lately leaves the copy.
+     */
+    void keepRecent(NearRanges needed, int walk, int age) {
+        removeWhere(i -> walk - neededIn[i] > age);
+        for (int i = 0; i < needed.count; i++) {
+            if (!add(needed.start[i], needed.length[i], walk)) {
+                copyFrom(needed);
+                java.util.Arrays.fill(neededIn, 0, count, walk);
+                return;
+            }
+        }
+    }
+
     void copyFrom(NearRanges other) {
         System.arraycopy(other.start, 0, start, 0, other.count);
         System.arraycopy(other.length, 0, length, 0, other.count);
+        System.arraycopy(other.neededIn, 0, neededIn, 0, other.count);
         count = other.count;
         total = other.total;
     }

@@ -20,12 +20,15 @@ import dev.remora.domain.offsets.DebugOffsets;
  * entry frames on the C stack, frames in older chunks), merged when near. The chunk is copied last
  * and read back first, so that the innermost frames, which change fastest, have their two copies
  * nearest each other. A walk that needs a frame the copy lacks reads it apart and remembers it for
- * the next read.
+ * the next read. 3.10 has no data stack: its frames are heap objects, and the copy holds those the
+ * thread's recent walks needed, the innermost nearest the thread state.
  */
 final class StackCopy implements SnapshotReader.Rider {
 
     /** Room above the predicted top for frames pushed since the thread state was last seen. */
     private static final int SLACK = 512;
+    /** Walks over which a frame object (3.10) stays in the copy after the last walk that needed it. */
+    static final int RECENT_WALKS = 32;
     /** No real chunk is larger; a bigger distance means the thread state was garbage. */
     private static final long MAX_CHUNK_BYTES = 1 << 22;
 
@@ -46,6 +49,8 @@ final class StackCopy implements SnapshotReader.Rider {
     /** Extras for the next read (merged when near), and those being gathered by the current walk. */
     private final NearRanges extras = new NearRanges();
     private final NearRanges nextExtras = new NearRanges();
+    /** Walks finished, to age the extras of heap frames by. */
+    private int walks;
     private static final long LOWEST_MAPPED = 0x10000;
     /** The chunk the last read found, and whether the copy needs to be wider. */
     private long chunk;
@@ -81,13 +86,15 @@ final class StackCopy implements SnapshotReader.Rider {
     /** Plans the next read from a thread state read elsewhere. */
     void planFrom(long tstate, byte[] state) {
         ranges.clear();
+        // 3.10 has no data stack: its frames are heap objects, all of them extras, and those walks met
+        // innermost (first) are copied nearest the thread state, where the copies are nearest in time.
+        boolean dataStack = thread.datastackChunk().isPresent();
         for (int i = 0; i < extras.count; i++) {
-            ranges.addStack(extras.start[i], extras.length[i]);
+            int r = dataStack ? i : extras.count - 1 - i;
+            ranges.addStack(extras.start[r], extras.length[r]);
         }
         chunk = 0;
         chunkEnd = 0;
-        // 3.10 has no data stack: its frames are heap objects, all of them extras.
-        boolean dataStack = thread.datastackChunk().isPresent();
         long chunkStart = dataStack ? Bytes.getLong(state, (int) thread.datastackChunk().getAsLong()) : 0;
         long top = dataStack ? Bytes.getLong(state, (int) thread.datastackTop()) : 0;
         long limit = dataStack ? Bytes.getLong(state, (int) thread.datastackLimit()) : 0;
@@ -343,7 +350,13 @@ final class StackCopy implements SnapshotReader.Rider {
         if (thread.cframe().isPresent()) {
             recentCFrames.planInto(nextExtras, (int) thread.cframe().get().size());
         }
-        if (missed) {
+        walks++;
+        if (thread.datastackChunk().isEmpty()) {
+            // Heap frames (3.10) come from a free list that hands a recursion's calls other objects each
+            // time it is made: a copy that holds those of recent walks, not the last one's only, proves
+            // deep stacks, where reading the missing ones apart came too late for them.
+            extras.keepRecent(nextExtras, walks, RECENT_WALKS);
+        } else if (missed) {
             extras.addAll(nextExtras);
         } else {
             extras.copyFrom(nextExtras);

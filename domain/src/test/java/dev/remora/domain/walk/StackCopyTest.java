@@ -147,7 +147,7 @@ class StackCopyTest {
     }
 
     /** The ranges the copy's next read is planned over, as start addresses. */
-    private static List<Long> planned(StackCopy copy) {
+    static List<Long> planned(StackCopy copy) {
         List<Long> starts = new ArrayList<>();
         for (int r = 0; r < copy.ranges(); r++) {
             starts.add(copy.start(r));
