@@ -79,6 +79,22 @@ class FrameObjectCopyTest {
         return copy;
     }
 
+    /**
+     * A copy that learned the callee and the caller, read again with {@code change} made right after
+     * range {@code range} of that read (the caller's first copy is 0, the callee's 1).
+     */
+    private static StackCopy readChangingAfter(ScriptedMemory target, SnapshotReader reader, int range, Runnable change)
+            throws Exception {
+        StackCopy copy = copyThatLearned(reader, target, CALLEE, CALLER);
+        target.afterRange(range, change);
+        assertThat(read(copy, reader, target)).isTrue();
+        return copy;
+    }
+
+    private static CopiedFrames proofOver(SnapshotReader reader, StackCopy copy) {
+        return new CopiedFrames(reader, SHAPE, CopiedFrames.DataStackProof.SECOND_COPY).over(copy);
+    }
+
     @Test
     void aCallerCopiedBeforeItWasCalledIsTakenRunningFromTheSecondCopy() throws Exception {
         ScriptedMemory target = target(0);
@@ -86,16 +102,14 @@ class FrameObjectCopyTest {
         freed(target, CALLER, CALLEE);
         freed(target, CALLEE, 0);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = copyThatLearned(reader, target, CALLEE, CALLER);
         // Copied outermost first: after the caller's first copy the thread calls it, and it calls the callee.
-        target.afterRange(0, () -> {
+        StackCopy copy = readChangingAfter(target, reader, 0, () -> {
             running(target, CALLER, OTHER);
             running(target, CALLEE, CALLER);
             target.putLong(TSTATE + OFFSETS.thread().currentFrame(), CALLEE);
         });
-        assertThat(read(copy, reader, target)).isTrue();
         byte[] header = new byte[SHAPE.size()];
-        CopiedFrames frames = new CopiedFrames(reader, SHAPE, CopiedFrames.DataStackProof.SECOND_COPY).over(copy);
+        CopiedFrames frames = proofOver(reader, copy);
 
         assertThat(copy.current()).isEqualTo(CALLEE);
         assertThat(frames.read(CALLEE, CALLEE, header)).isTrue();
@@ -111,15 +125,13 @@ class FrameObjectCopyTest {
         running(target, CALLER, OTHER);
         freed(target, CALLEE, FREE);
         SnapshotReader reader = new SnapshotReader(target);
-        StackCopy copy = copyThatLearned(reader, target, CALLEE, CALLER);
         // The callee's object, freed when first copied, runs a call by the thread state's read.
-        target.afterRange(1, () -> {
+        StackCopy copy = readChangingAfter(target, reader, 1, () -> {
             running(target, CALLEE, CALLER);
             target.putLong(TSTATE + OFFSETS.thread().currentFrame(), CALLEE);
         });
-        assertThat(read(copy, reader, target)).isTrue();
         byte[] header = new byte[SHAPE.size()];
-        CopiedFrames frames = new CopiedFrames(reader, SHAPE, CopiedFrames.DataStackProof.SECOND_COPY).over(copy);
+        CopiedFrames frames = proofOver(reader, copy);
         copy.frame(CALLEE, header);
 
         assertThat(SHAPE.freedObject(header, 0)).as("its first copy").isTrue();
@@ -136,7 +148,7 @@ class FrameObjectCopyTest {
         StackCopy copy = copyThatLearned(reader, target, CALLEE, CALLER);
         assertThat(read(copy, reader, target)).isTrue();
         byte[] header = new byte[SHAPE.size()];
-        CopiedFrames frames = new CopiedFrames(reader, SHAPE, CopiedFrames.DataStackProof.SECOND_COPY).over(copy);
+        CopiedFrames frames = proofOver(reader, copy);
 
         assertThat(frames.read(CALLER, CALLEE, header)).isTrue();
         assertThat(SHAPE.freedObject(header, 0)).isTrue();
