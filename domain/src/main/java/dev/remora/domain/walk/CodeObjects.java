@@ -131,6 +131,11 @@ final class CodeObjects {
         return below != null && below.getValue().holdsInstruction(instrPtr) ? Optional.of(below.getValue()) : Optional.empty();
     }
 
+    /** The address of the code object {@link #holding} {@code instrPtr}, or 0. */
+    long addressHolding(long instrPtr) {
+        return holding(instrPtr).map(CodeObject::address).orElse(0L);
+    }
+
     /**
      * Without a generation counter a freed code object's address can be reused: check that the
      * address still holds the same name and line table pointers before trusting the entry.

@@ -7,6 +7,8 @@ import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.PoppedFrames;
 import dev.remora.ports.MemoryAccessException;
 
+import java.util.function.LongUnaryOperator;
+
 
 /**
  * Frames read from a {@link StackCopy}, proven by its second copy: every walked frame the copy held
@@ -26,6 +28,15 @@ final class CopiedFrames implements FrameReads {
     private StackCopy copy;
     private int readApart;
     private InnermostReading innermost;
+    /** Where a returned frame's instruction lies: the code object's address, 0 where none is known. */
+    private static final LongUnaryOperator NO_CODE_KNOWN = instrPtr -> 0;
+    /** The code objects {@link #codeHolding} asks, kept so that a walk allocates nothing. */
+    private CodeObjects holdingOf;
+    private LongUnaryOperator codeHolding = NO_CODE_KNOWN;
+    /** Frames read so far in this walk. */
+    private int read;
+    /** How many innermost frames, one after another, only the first copy holds: popped by the second. */
+    private int firstCopyOnly;
 
     CopiedFrames(SnapshotReader reader, FrameShape shape, DataStackProof dataStackProof) {
         this.reader = reader;
@@ -59,11 +70,14 @@ final class CopiedFrames implements FrameReads {
         copy = stack;
         readApart = 0;
         innermost = InnermostReading.BOTH_COPIES;
+        read = 0;
+        firstCopyOnly = 0;
         return this;
     }
 
     @Override
     public boolean read(long address, long first, byte[] dst) throws MemoryAccessException {
+        int before = read++;
         if (!copy.frame(address, dst)) {
             readApart++;
             reader.readApart(address, dst, 0, dst.length);
@@ -71,6 +85,9 @@ final class CopiedFrames implements FrameReads {
         }
         if (address == first) {
             innermost = innermost(address, dst);
+            firstCopyOnly = innermost.firstChecked();
+        } else if (firstCopyOnly == before && poppedBySecondCopy(address, dst)) {
+            firstCopyOnly++;
         } else if (shape.suspendedGenerator(dst, 0)) {
             // A generator that the frame above it says ran at the thread state's moment, suspended when
             // first copied: taken from the second copy when that shows it resumed again.
@@ -88,8 +105,40 @@ final class CopiedFrames implements FrameReads {
 
     /** Whether the copies prove the walked frames ({@link DataStackProof}). */
     boolean proves(WalkedFrames walked, CodeObjects codes) {
-        return unchangedInSecondCopy(walked, innermost)
-                && (dataStackProof == DataStackProof.SECOND_COPY || placedOnTheDataStack(walked, codes));
+        if (codes != holdingOf) {
+            holdingOf = codes;
+            codeHolding = codes::addressHolding;
+        }
+        return unchangedInSecondCopy(walked, firstCopyOnly, codeHolding)
+                && (dataStackProof == DataStackProof.SECOND_COPY || placedOnTheDataStack(walked, codes))
+                && calledByCallersThatCalled(walked);
+    }
+
+    /**
+     * Whether a caller of a frame only the first copy holds, after the innermost one, lives on in the
+     * second copy or was popped too: the innermost frames of a stack that unwinds while it is copied.
+     * Their callers' slots were copied first (the chunk is copied from its start up), each while it held
+     * its call, and each frame starts where its caller's ends (3.14+, where sizes are known and a popped
+     * frame reads cleared): a frame called since in a caller's slot would have to be of the same size.
+     * Asking both copies to agree on these frames failed a recursion caught unwinding, and the tick read
+     * again landed shallower.
+     */
+    private boolean poppedBySecondCopy(long address, byte[] dst) {
+        if (dataStackProof != DataStackProof.FRAME_SIZES || !copy.onDataStack(address) || !shape.running(dst, 0)) {
+            return false;
+        }
+        int at = copy.secondCopyOf(address, dst.length);
+        return at >= 0 && !shape.running(copy.bytes(), at);
+    }
+
+    /** Whether each caller of a frame only the first copy holds had made a call (its {@code return_offset}). */
+    private boolean calledByCallersThatCalled(WalkedFrames walked) {
+        for (int i = 1; i < firstCopyOnly && i + 1 < walked.frames(); i++) {
+            if (walked.callsMade(i + 1) == FrameShape.CallsMade.NONE) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -128,16 +177,38 @@ final class CopiedFrames implements FrameReads {
      * first.)
      */
     boolean unchangedInSecondCopy(WalkedFrames walked, InnermostReading reading) {
+        return unchangedInSecondCopy(walked, reading.firstChecked(), NO_CODE_KNOWN);
+    }
+
+    private boolean unchangedInSecondCopy(WalkedFrames walked, int firstChecked, LongUnaryOperator codeHolding) {
         byte[] bytes = copy.bytes();
-        for (int i = reading.firstChecked(); i < walked.frames(); i++) {
+        for (int i = firstChecked; i < walked.frames(); i++) {
             // A frame read apart is not among those copied.
             int at = copy.secondCopyOf(walked.address(i), shape.size());
+            if (at >= 0 && calledAgainInItsSlot(walked, i, bytes, at, codeHolding)) {
+                continue;
+            }
             if (at >= 0 && (!walked.callerLink(i).holds(walked.previous(i), shape.previous(bytes, at))
                     || shape.rawExecutable(bytes, at) != walked.executable(i))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * Whether frame {@code i} returned before the first copy (its code cleared) and its slot holds, by the
+     * second, the same function called again from the same caller's slot: a recursion caught unwinding
+     * is entered again at once, and asking the slot to read the same failed most such walks, the tick read
+     * again landing shallower. Another function in the slot is left to the proof: its caller may be
+     * another call than the one the returned frame had.
+     */
+    private boolean calledAgainInItsSlot(WalkedFrames walked, int i, byte[] bytes, int at, LongUnaryOperator codeHolding) {
+        if (shape.untag(walked.executable(i)) != 0 || shape.previous(bytes, at) != walked.previous(i)) {
+            return false;
+        }
+        long again = shape.untag(shape.rawExecutable(bytes, at));
+        return again != 0 && codeHolding.applyAsLong(walked.instrPtr(i)) == again;
     }
 
     /**
