@@ -24,14 +24,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * Open: the default walk still gives tiny functions 2 to 4 points less than --blocking does over all
- * idioms together on 3.14 and 3.15, which read the thread state first (and up to 8 within one), and
- * with --frame-marker; 3.10 gives its recursion of tiny functions 7 to 9 points less. On 3.11 and
- * 3.12, whose current frame the data stack's top now dates, all idioms together come within 3 points
- * of --blocking, above it as often as below, but one idiom moves by up to 6 from run to run. Within
- * the recursion the default walk lands too shallow on every version measured: its deepest calls, which
- * live shortest, get too few ticks (mean depth 3.9 against 6.1 on 3.15, 5.2 against 6.0 on 3.12, 2.6
- * against 5.8 on 3.10). Run it by name with -Dremora.test.excludedGroups=none.
+ * Open: on 3.11 to 3.13 all idioms together still come 2 to 3 points off --blocking in some runs
+ * (3.11 above, 3.12 and 3.13 below), one idiom by up to 10 (3.13's generator, 3.12's sorted key).
+ * Within the recursion the default walk lands too shallow on 3.12 to 3.15: its deepest calls, which
+ * live shortest, get too few ticks (mean depth 4.2-4.6 against 5.9-6.0 on 3.15 and 3.14, 4.6-5.2
+ * against 5.8 on 3.12). 3.10, whose copy now holds the frame objects of recent walks, comes within
+ * half a call in most runs (one unpinned run in four: 3.3 against 5.7). Run it by name with
+ * -Dremora.test.excludedGroups=none.
  *
  * <p>Functions that last about a microsecond, called from a generator expression, a generator, map,
  * sorted's key, a list comprehension, a coroutine and a recursion (targets/short_frames.py): the
