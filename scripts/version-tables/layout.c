@@ -75,6 +75,9 @@ int main(void) {
     FIELD("frame_object.state", PyFrameObject, f_state);
     VALUE("frame_state.executing", FRAME_EXECUTING);
     VALUE("frame_state.unwinding", FRAME_UNWINDING);
+    VALUE("frame_state.returned", FRAME_RETURNED);
+    VALUE("frame_state.raised", FRAME_RAISED);
+    VALUE("frame_state.cleared", FRAME_CLEARED);
 #else
     SIZE("interpreter_frame.size", _PyInterpreterFrame);
     FIELD("interpreter_frame.previous", _PyInterpreterFrame, previous);

@@ -62,9 +62,15 @@ public final class FrameObjects extends FrameShape {
         return super.running(bytes, at) && mayBeCaller(bytes, at);
     }
 
+    /** Its code kept, its state that of a finished call: not a suspended generator, nor garbage. */
     @Override
     public boolean freedObject(byte[] bytes, int at) {
-        return super.running(bytes, at) && !mayBeCaller(bytes, at);
+        return super.running(bytes, at) && states.finished(bytes[at + state]);
+    }
+
+    @Override
+    public boolean returned(byte[] bytes, int at) {
+        return freedObject(bytes, at);
     }
 
     @Override

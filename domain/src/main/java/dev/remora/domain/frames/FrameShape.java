@@ -141,6 +141,14 @@ public abstract sealed class FrameShape permits FrameObjects, InterpreterFrames 
         return false;
     }
 
+    /**
+     * Whether the frame reads as one whose call has returned: its code cleared (3.14+), or a frame
+     * object freed. Neither running nor returned, a frame reads as something else (torn, or garbage).
+     */
+    public boolean returned(byte[] bytes, int at) {
+        return executable(bytes, at) == 0;
+    }
+
     /** Whether the frame has no caller because it is a generator's, suspended. */
     public abstract boolean suspendedGenerator(byte[] bytes, int at);
 

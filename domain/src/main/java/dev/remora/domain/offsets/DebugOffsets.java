@@ -103,12 +103,20 @@ public record DebugOffsets(PythonVersion version, VersionLayout layout, Runtime 
      * @param state where the {@code signed char f_state} sits
      * @param executing {@code FRAME_EXECUTING}
      * @param unwinding {@code FRAME_UNWINDING}
+     * @param returned {@code FRAME_RETURNED}
+     * @param raised {@code FRAME_RAISED}
+     * @param cleared {@code FRAME_CLEARED}
      */
-    public record FrameObject(long state, int executing, int unwinding) {
+    public record FrameObject(long state, int executing, int unwinding, int returned, int raised, int cleared) {
 
         /** Whether a frame in this state can be in a thread's chain of calls. */
         public boolean inChain(byte frameState) {
             return frameState == executing || frameState == unwinding;
+        }
+
+        /** Whether a frame in this state has finished its call (a freed frame object keeps that state). */
+        public boolean finished(byte frameState) {
+            return frameState == returned || frameState == raised || frameState == cleared;
         }
     }
 

@@ -285,7 +285,10 @@ public final class DebugOffsetsDecoder {
         return new DebugOffsets.Frame(head, back, code, lasti, OptionalLong.empty(), size, OptionalLong.empty(),
                 OptionalLong.empty(), Optional.of(new DebugOffsets.FrameObject(state,
                         (int) f.bounded("frame_state.executing", -128, 127),
-                        (int) f.bounded("frame_state.unwinding", -128, 127))), OptionalLong.empty());
+                        (int) f.bounded("frame_state.unwinding", -128, 127),
+                        (int) f.bounded("frame_state.returned", -128, 127),
+                        (int) f.bounded("frame_state.raised", -128, 127),
+                        (int) f.bounded("frame_state.cleared", -128, 127))), OptionalLong.empty());
     }
 
     private static DebugOffsets.Code code(StructFields f) throws CorruptTarget {

@@ -128,7 +128,7 @@ final class CopiedFrames implements FrameReads {
             return false;
         }
         int at = copy.secondCopyOf(address, dst.length);
-        return at >= 0 && !shape.running(copy.bytes(), at);
+        return at >= 0 && shape.returned(copy.bytes(), at);
     }
 
     /** Whether each caller of a frame only the first copy holds had made a call (its {@code return_offset}). */
@@ -276,8 +276,9 @@ final class CopiedFrames implements FrameReads {
             System.arraycopy(bytes, at, dst, 0, dst.length);
             return InnermostReading.SECOND_COPY;
         }
-        // Popped (its code cleared) before the second copy; any other change is the proof's to judge.
-        return firstLive && !secondLive ? InnermostReading.FIRST_COPY_ONLY : InnermostReading.BOTH_COPIES;
+        // Popped (its code cleared, its frame object freed) before the second copy; any other change is the
+        // proof's to judge.
+        return firstLive && shape.returned(bytes, at) ? InnermostReading.FIRST_COPY_ONLY : InnermostReading.BOTH_COPIES;
     }
 
     /** Which copies hold the innermost frame as the walk read it. */

@@ -94,7 +94,7 @@ class HeaderTablesTest {
         assertThat(o.frame().executable()).as("f_code").isEqualTo(0x20);
         assertThat(o.frame().instrPtr()).as("f_lasti").isEqualTo(0x60);
         assertThat(o.frame().size()).as("read up to f_state").isEqualTo(0x70);
-        assertThat(o.frame().frameObject()).contains(new DebugOffsets.FrameObject(0x6c, 0, 2));
+        assertThat(o.frame().frameObject()).contains(new DebugOffsets.FrameObject(0x6c, 0, 2, 1, 3, 4));
         assertThat(o.code().qualname()).as("co_name: 3.10 has no qualified name").isEqualTo(0x70);
         assertThat(o.code().codeAdaptive()).isZero();
         assertThat(o.layout().lineTable()).isEqualTo(LineTableFormat.LINES);

@@ -139,6 +139,32 @@ class FrameObjectCopyTest {
         assertThat(SHAPE.previous(header, 0)).isEqualTo(CALLER);
     }
 
+    /** How the innermost of two running frames reads when {@code second} changes it just before its second copy. */
+    private static CopiedFrames.InnermostReading innermostWhenSecondCopyReads(java.util.function.Consumer<ScriptedMemory> second)
+            throws Exception {
+        ScriptedMemory target = target(CALLEE);
+        running(target, CALLER, OTHER);
+        running(target, CALLEE, CALLER);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = readChangingAfter(target, reader, 2, () -> second.accept(target));
+        byte[] header = new byte[SHAPE.size()];
+        copy.frame(CALLEE, header);
+        return proofOver(reader, copy).innermost(CALLEE, header);
+    }
+
+    @Test
+    void anInnermostFrameObjectFreedByTheSecondCopyIsTakenFromTheFirstAlone() throws Exception {
+        assertThat(innermostWhenSecondCopyReads(target -> freed(target, CALLEE, FREE)))
+                .isEqualTo(CopiedFrames.InnermostReading.FIRST_COPY_ONLY);
+    }
+
+    @Test
+    void anInnermostFrameObjectReadAsGarbageByTheSecondCopyIsLeftToTheProof() throws Exception {
+        // Neither running nor finished: a state no frame object has.
+        assertThat(innermostWhenSecondCopyReads(target -> target.putByte(CALLEE + STATES.state(), 0x5a)))
+                .isEqualTo(CopiedFrames.InnermostReading.BOTH_COPIES);
+    }
+
     @Test
     void aCallerFreedInBothCopiesStaysFreedForTheWalkToReject() throws Exception {
         ScriptedMemory target = target(CALLEE);

@@ -60,6 +60,9 @@ public final class CPython3_10 {
             frame_object.state                           0x6c
             frame_state.executing                        0
             frame_state.unwinding                        2
+            frame_state.returned                         1
+            frame_state.raised                           3
+            frame_state.cleared                          4
             code_object.size                             0xb0
             code_object.filename                         0x68
             code_object.name                             0x70
