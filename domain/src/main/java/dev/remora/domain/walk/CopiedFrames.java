@@ -115,8 +115,8 @@ final class CopiedFrames implements FrameReads {
     }
 
     /**
-     * Whether a caller of a frame only the first copy holds, after the innermost one, lives on in the
-     * second copy or was popped too: the innermost frames of a stack that unwinds while it is copied.
+     * Whether a frame under frames only the first copy holds was popped by the second copy too: the
+     * innermost frames of a stack that unwinds while it is copied.
      * Their callers' slots were copied first (the chunk is copied from its start up), each while it held
      * its call, and each frame starts where its caller's ends (3.14+, where sizes are known and a popped
      * frame reads cleared): a frame called since in a caller's slot would have to be of the same size.

@@ -58,24 +58,27 @@ final class NearRanges {
 
     /** Removes the ranges that overlap {@code [address, address + bytes)}; returns whether any did. */
     boolean removeOverlapping(long address, int bytes) {
-        return removeWhere(i -> start[i] < address + bytes && address < start[i] + length[i]);
-    }
-
-    private boolean removeWhere(java.util.function.IntPredicate gone) {
         int kept = 0;
         for (int i = 0; i < count; i++) {
-            if (gone.test(i)) {
-                total -= length[i];
-                continue;
-            }
-            start[kept] = start[i];
-            length[kept] = length[i];
-            neededIn[kept] = neededIn[i];
-            kept++;
+            kept = start[i] < address + bytes && address < start[i] + length[i] ? drop(i, kept) : keep(i, kept);
         }
         boolean removed = kept < count;
         count = kept;
         return removed;
+    }
+
+    /** Drops range {@code i} while compacting: {@code kept} stay. */
+    private int drop(int i, int kept) {
+        total -= length[i];
+        return kept;
+    }
+
+    /** Moves range {@code i} to {@code kept}, the next place of those kept while compacting. */
+    private int keep(int i, int kept) {
+        start[kept] = start[i];
+        length[kept] = length[i];
+        neededIn[kept] = neededIn[i];
+        return kept + 1;
     }
 
     /** Adds {@code other}'s ranges, as many as the bounds allow. */
@@ -91,7 +94,11 @@ final class NearRanges {
      * different places is copied with all of them, and a frame no walk needs lately leaves the copy.
      */
     void keepRecent(NearRanges needed, int walk, int age) {
-        removeWhere(i -> walk - neededIn[i] > age);
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            kept = walk - neededIn[i] > age ? drop(i, kept) : keep(i, kept);
+        }
+        count = kept;
         for (int i = 0; i < needed.count; i++) {
             if (!add(needed.start[i], needed.length[i], walk)) {
                 copyFrom(needed);
