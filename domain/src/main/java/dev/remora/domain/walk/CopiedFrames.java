@@ -180,6 +180,11 @@ final class CopiedFrames implements FrameReads {
         return unchangedInSecondCopy(walked, reading.firstChecked(), NO_CODE_KNOWN);
     }
 
+    /** As {@link #unchangedInSecondCopy(WalkedFrames, InnermostReading)}, a returned frame's code told by {@code codeHolding}. */
+    boolean unchangedInSecondCopy(WalkedFrames walked, InnermostReading reading, LongUnaryOperator codeHolding) {
+        return unchangedInSecondCopy(walked, reading.firstChecked(), codeHolding);
+    }
+
     private boolean unchangedInSecondCopy(WalkedFrames walked, int firstChecked, LongUnaryOperator codeHolding) {
         byte[] bytes = copy.bytes();
         for (int i = firstChecked; i < walked.frames(); i++) {

@@ -128,4 +128,42 @@ class UnwindingCopyTest {
             frame(target, DEEP_1, CALLER, OTHER_CODE); // another call in the slot
         })).isFalse();
     }
+
+    /**
+     * Whether the walk's frames read the same in both copies, where the innermost returned before the
+     * first copy (its code cleared, its last instruction in {@code CODE}) and {@code between} runs after it.
+     */
+    private static boolean unchangedAcrossAReturn(java.util.function.Consumer<ScriptedMemory> between) throws Exception {
+        ScriptedMemory target = target();
+        popped(target, DEEP_3);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = copyAcross(target, reader, () -> between.accept(target));
+        CopiedFrames proof = new CopiedFrames(reader, SHAPE, CopiedFrames.DataStackProof.of(OFFSETS)).over(copy);
+        WalkedFrames walked = new WalkedFrames();
+        byte[] header = new byte[SHAPE.size()];
+        for (long frame : new long[] {DEEP_3, DEEP_2, DEEP_1, CALLER}) {
+            copy.frame(frame, header);
+            walked.add(frame, SHAPE.previous(header, 0), SHAPE.rawExecutable(header, 0), SHAPE.instrPtr(header, 0),
+                    SHAPE.callerLink(SHAPE.owner(header, 0)), SHAPE.callsMade(header, 0));
+        }
+        // The code that holds each instruction: CODE's, as frame() writes them.
+        return proof.unchangedInSecondCopy(walked, CopiedFrames.InnermostReading.BOTH_COPIES,
+                instrPtr -> instrPtr == CODE + 0x40 ? CODE : 0);
+    }
+
+    @Test
+    void aReturnedFramesSlotTakenAgainBySameFunctionUnderTheSameCallerIsNoChange() throws Exception {
+        // The recursion, caught unwinding, enters again at once.
+        assertThat(unchangedAcrossAReturn(target -> frame(target, DEEP_3, DEEP_2, CODE))).isTrue();
+    }
+
+    @Test
+    void aReturnedFramesSlotTakenByAnotherFunctionFailsTheProof() throws Exception {
+        assertThat(unchangedAcrossAReturn(target -> frame(target, DEEP_3, DEEP_2, OTHER_CODE))).isFalse();
+    }
+
+    @Test
+    void aReturnedFramesSlotTakenUnderAnotherCallerFailsTheProof() throws Exception {
+        assertThat(unchangedAcrossAReturn(target -> frame(target, DEEP_3, DEEP_1, CODE))).isFalse();
+    }
 }
