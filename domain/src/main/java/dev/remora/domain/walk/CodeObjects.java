@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * {@code code_object_generation} changes (code objects were freed, addresses may be reused); in
  * versions without that counter every hit is checked against the target instead.
  */
-final class CodeObjects {
+final class CodeObjects implements CodeHolding {
 
     private static final int MAX_ENTRIES = 1 << 16;
     private static final String CODE_TYPE_NAME = "code";
@@ -132,7 +132,8 @@ final class CodeObjects {
     }
 
     /** The address of the code object {@link #holding} {@code instrPtr}, or 0. */
-    long addressHolding(long instrPtr) {
+    @Override
+    public long addressHolding(long instrPtr) {
         return holding(instrPtr).map(CodeObject::address).orElse(0L);
     }
 

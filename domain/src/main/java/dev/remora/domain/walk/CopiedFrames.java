@@ -7,8 +7,6 @@ import dev.remora.domain.offsets.DebugOffsets;
 import dev.remora.domain.offsets.PoppedFrames;
 import dev.remora.ports.MemoryAccessException;
 
-import java.util.function.LongUnaryOperator;
-
 
 /**
  * Frames read from a {@link StackCopy}, proven by its second copy: every walked frame the copy held
@@ -28,11 +26,6 @@ final class CopiedFrames implements FrameReads {
     private StackCopy copy;
     private int readApart;
     private InnermostReading innermost;
-    /** Where a returned frame's instruction lies: the code object's address, 0 where none is known. */
-    private static final LongUnaryOperator NO_CODE_KNOWN = instrPtr -> 0;
-    /** The code objects {@link #codeHolding} asks, kept so that a walk allocates nothing. */
-    private CodeObjects holdingOf;
-    private LongUnaryOperator codeHolding = NO_CODE_KNOWN;
     /** Frames read so far in this walk. */
     private int read;
     /** How many innermost frames, one after another, only the first copy holds: popped by the second. */
@@ -105,11 +98,7 @@ final class CopiedFrames implements FrameReads {
 
     /** Whether the copies prove the walked frames ({@link DataStackProof}). */
     boolean proves(WalkedFrames walked, CodeObjects codes) {
-        if (codes != holdingOf) {
-            holdingOf = codes;
-            codeHolding = codes::addressHolding;
-        }
-        return unchangedInSecondCopy(walked, firstCopyOnly, codeHolding)
+        return unchangedInSecondCopy(walked, firstCopyOnly, codes)
                 && (dataStackProof == DataStackProof.SECOND_COPY || placedOnTheDataStack(walked, codes))
                 && calledByCallersThatCalled(walked);
     }
@@ -177,15 +166,15 @@ final class CopiedFrames implements FrameReads {
      * first.)
      */
     boolean unchangedInSecondCopy(WalkedFrames walked, InnermostReading reading) {
-        return unchangedInSecondCopy(walked, reading.firstChecked(), NO_CODE_KNOWN);
+        return unchangedInSecondCopy(walked, reading.firstChecked(), CodeHolding.NONE);
     }
 
     /** As {@link #unchangedInSecondCopy(WalkedFrames, InnermostReading)}, a returned frame's code told by {@code codeHolding}. */
-    boolean unchangedInSecondCopy(WalkedFrames walked, InnermostReading reading, LongUnaryOperator codeHolding) {
+    boolean unchangedInSecondCopy(WalkedFrames walked, InnermostReading reading, CodeHolding codeHolding) {
         return unchangedInSecondCopy(walked, reading.firstChecked(), codeHolding);
     }
 
-    private boolean unchangedInSecondCopy(WalkedFrames walked, int firstChecked, LongUnaryOperator codeHolding) {
+    private boolean unchangedInSecondCopy(WalkedFrames walked, int firstChecked, CodeHolding codeHolding) {
         byte[] bytes = copy.bytes();
         for (int i = firstChecked; i < walked.frames(); i++) {
             // A frame read apart is not among those copied.
@@ -208,12 +197,12 @@ final class CopiedFrames implements FrameReads {
      * again landing shallower. Another function in the slot is left to the proof: its caller may be
      * another call than the one the returned frame had.
      */
-    private boolean calledAgainInItsSlot(WalkedFrames walked, int i, byte[] bytes, int at, LongUnaryOperator codeHolding) {
+    private boolean calledAgainInItsSlot(WalkedFrames walked, int i, byte[] bytes, int at, CodeHolding codeHolding) {
         if (shape.untag(walked.executable(i)) != 0 || shape.previous(bytes, at) != walked.previous(i)) {
             return false;
         }
         long again = shape.untag(shape.rawExecutable(bytes, at));
-        return again != 0 && codeHolding.applyAsLong(walked.instrPtr(i)) == again;
+        return again != 0 && codeHolding.addressHolding(walked.instrPtr(i)) == again;
     }
 
     /**
