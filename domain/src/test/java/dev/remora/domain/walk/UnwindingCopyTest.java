@@ -68,16 +68,28 @@ class UnwindingCopyTest {
         target.putLong(frame + FRAME.executable(), 0);
     }
 
-    /** The proof of a walk over the copy, frame by frame from the innermost, each read as a walk reads it. */
-    private static boolean walkProves(StackCopy copy, SnapshotReader reader, long... frames) throws Exception {
-        CopiedFrames proof = new CopiedFrames(reader, SHAPE, CopiedFrames.DataStackProof.of(OFFSETS)).over(copy);
+    /** Reads a frame's header into {@code header}. */
+    private interface HeaderRead {
+        void into(long frame, byte[] header) throws Exception;
+    }
+
+    /** The walked frames, innermost first, each header as {@code read} gives it. */
+    private static WalkedFrames walked(HeaderRead read, long... frames) throws Exception {
         WalkedFrames walked = new WalkedFrames();
         byte[] header = new byte[SHAPE.size()];
         for (long frame : frames) {
-            assertThat(proof.read(frame, frames[0], header)).as("copied").isTrue();
+            read.into(frame, header);
             walked.add(frame, SHAPE.previous(header, 0), SHAPE.rawExecutable(header, 0), SHAPE.instrPtr(header, 0),
                     SHAPE.callerLink(SHAPE.owner(header, 0)), SHAPE.callsMade(header, 0));
         }
+        return walked;
+    }
+
+    /** The proof of a walk over the copy, frame by frame from the innermost, each read as a walk reads it. */
+    private static boolean walkProves(StackCopy copy, SnapshotReader reader, long... frames) throws Exception {
+        CopiedFrames proof = new CopiedFrames(reader, SHAPE, CopiedFrames.DataStackProof.of(OFFSETS)).over(copy);
+        WalkedFrames walked = walked((frame, header) -> assertThat(proof.read(frame, frames[0], header)).as("copied").isTrue(),
+                frames);
         CodeObjects codes = new CodeObjects(reader, new ObjectReader(reader, OFFSETS), OFFSETS);
         return proof.proves(walked, codes);
     }
@@ -139,13 +151,8 @@ class UnwindingCopyTest {
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = copyAcross(target, reader, () -> between.accept(target));
         CopiedFrames proof = new CopiedFrames(reader, SHAPE, CopiedFrames.DataStackProof.of(OFFSETS)).over(copy);
-        WalkedFrames walked = new WalkedFrames();
-        byte[] header = new byte[SHAPE.size()];
-        for (long frame : new long[] {DEEP_3, DEEP_2, DEEP_1, CALLER}) {
-            copy.frame(frame, header);
-            walked.add(frame, SHAPE.previous(header, 0), SHAPE.rawExecutable(header, 0), SHAPE.instrPtr(header, 0),
-                    SHAPE.callerLink(SHAPE.owner(header, 0)), SHAPE.callsMade(header, 0));
-        }
+        // As the first copy holds them, the returned frame's code cleared.
+        WalkedFrames walked = walked(copy::frame, DEEP_3, DEEP_2, DEEP_1, CALLER);
         // The code that holds each instruction: CODE's, as frame() writes them.
         return proof.unchangedInSecondCopy(walked, CopiedFrames.InnermostReading.BOTH_COPIES,
                 instrPtr -> instrPtr == CODE + 0x40 ? CODE : 0);
