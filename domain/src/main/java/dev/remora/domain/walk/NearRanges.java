@@ -16,6 +16,10 @@ final class NearRanges {
     int[] length = new int[MAX_RANGES];
     /** The walk that last needed each range ({@link #keepRecent}); 0 where ranges are not aged. */
     private final int[] neededIn = new int[MAX_RANGES];
+    /** Where in that walk's order of needs each range first came: 0 for the walk's innermost frame. */
+    private final int[] placeInWalk = new int[MAX_RANGES];
+    /** Range indices, most recently needed last ({@link #byRecency}). */
+    private final int[] recency = new int[MAX_RANGES];
     int count;
     long total;
 
@@ -26,10 +30,10 @@ final class NearRanges {
 
     /** @return false when the range would exceed the bounds */
     boolean add(long address, int bytes) {
-        return add(address, bytes, 0);
+        return add(address, bytes, 0, 0);
     }
 
-    private boolean add(long address, int bytes, int walk) {
+    private boolean add(long address, int bytes, int walk, int place) {
         long end = address + bytes;
         for (int i = 0; i < count; i++) {
             long s = start[i], e = s + length[i];
@@ -41,7 +45,12 @@ final class NearRanges {
                 total += (ne - ns) - (e - s);
                 start[i] = ns;
                 length[i] = (int) (ne - ns);
-                neededIn[i] = Math.max(neededIn[i], walk);
+                if (walk > neededIn[i]) {
+                    neededIn[i] = walk;
+                    placeInWalk[i] = place;
+                } else if (walk == neededIn[i]) {
+                    placeInWalk[i] = Math.min(placeInWalk[i], place);
+                }
                 return true;
             }
         }
@@ -51,6 +60,7 @@ final class NearRanges {
         start[count] = address;
         length[count] = bytes;
         neededIn[count] = walk;
+        placeInWalk[count] = place;
         count++;
         total += bytes;
         return true;
@@ -78,6 +88,7 @@ final class NearRanges {
         start[kept] = start[i];
         length[kept] = length[i];
         neededIn[kept] = neededIn[i];
+        placeInWalk[kept] = placeInWalk[i];
         return kept + 1;
     }
 
@@ -100,9 +111,12 @@ final class NearRanges {
         }
         count = kept;
         for (int i = 0; i < needed.count; i++) {
-            if (!add(needed.start[i], needed.length[i], walk)) {
+            if (!add(needed.start[i], needed.length[i], walk, i)) {
                 copyFrom(needed);
                 java.util.Arrays.fill(neededIn, 0, count, walk);
+                for (int r = 0; r < count; r++) {
+                    placeInWalk[r] = r;
+                }
                 return;
             }
         }
@@ -112,7 +126,30 @@ final class NearRanges {
         System.arraycopy(other.start, 0, start, 0, other.count);
         System.arraycopy(other.length, 0, length, 0, other.count);
         System.arraycopy(other.neededIn, 0, neededIn, 0, other.count);
+        System.arraycopy(other.placeInWalk, 0, placeInWalk, 0, other.count);
         count = other.count;
         total = other.total;
+    }
+
+    /**
+     * The ranges' indices in the order to copy them toward the thread state: least recently needed
+     * first, the last walk's innermost frame last (nearest it, where the two copies are nearest in
+     * time). Valid until the ranges change.
+     */
+    int[] byRecency() {
+        for (int i = 0; i < count; i++) {
+            int r = i;
+            int j = i;
+            for (; j > 0 && before(r, recency[j - 1]); j--) {
+                recency[j] = recency[j - 1];
+            }
+            recency[j] = r;
+        }
+        return recency;
+    }
+
+    /** Whether range {@code a} is copied before range {@code b}: needed longer ago, or further out in the same walk. */
+    private boolean before(int a, int b) {
+        return neededIn[a] != neededIn[b] ? neededIn[a] < neededIn[b] : placeInWalk[a] > placeInWalk[b];
     }
 }

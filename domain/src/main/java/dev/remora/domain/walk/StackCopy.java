@@ -21,7 +21,7 @@ import dev.remora.domain.offsets.DebugOffsets;
  * and read back first, so that the innermost frames, which change fastest, have their two copies
  * nearest each other. A walk that needs a frame the copy lacks reads it apart and remembers it for
  * the next read. 3.10 has no data stack: its frames are heap objects, and the copy holds those the
- * thread's recent walks needed, the innermost nearest the thread state.
+ * thread's recent walks needed, the last walk's innermost nearest the thread state.
  */
 final class StackCopy implements SnapshotReader.Rider {
 
@@ -89,8 +89,9 @@ final class StackCopy implements SnapshotReader.Rider {
         // 3.10 has no data stack: its frames are heap objects, all of them extras, and those walks met
         // innermost (first) are copied nearest the thread state, where the copies are nearest in time.
         boolean dataStack = thread.datastackChunk().isPresent();
+        int[] order = dataStack ? null : extras.byRecency();
         for (int i = 0; i < extras.count; i++) {
-            int r = dataStack ? i : extras.count - 1 - i;
+            int r = dataStack ? i : order[i];
             ranges.addStack(extras.start[r], extras.length[r]);
         }
         chunk = 0;

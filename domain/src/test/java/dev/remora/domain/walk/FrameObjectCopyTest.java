@@ -247,4 +247,21 @@ class FrameObjectCopyTest {
         var ranges = StackCopyTest.planned(copy);
         assertThat(ranges).containsExactly(CALLER, CALLEE, TSTATE, CALLEE, CALLER);
     }
+
+    @Test
+    void theLastWalksFrameObjectsAreCopiedNearerTheThreadStateThanOlderWalks() throws Exception {
+        ScriptedMemory target = target(OTHER);
+        SnapshotReader reader = new SnapshotReader(target);
+        StackCopy copy = copyThatLearned(reader, target, CALLEE, CALLER);
+        read(copy, reader, target);
+        byte[] header = new byte[SHAPE.size()];
+        copy.frame(OTHER, header);
+        copy.frame(CALLER, header);
+        copy.finishWalk();
+        copy.planFrom(TSTATE, new byte[OFFSETS.thread().readLength()]);
+
+        // Copied in that order, the frames the thread is likeliest still in have their two copies nearest in time.
+        assertThat(StackCopyTest.planned(copy)).as("the callee, needed one walk before")
+                .containsExactly(CALLEE, CALLER, OTHER, TSTATE, OTHER, CALLER, CALLEE);
+    }
 }
