@@ -5,7 +5,7 @@
 #                                        shell completions and bin/remora, which uses only these;
 #   remora-VERSION-py3-none-manylinux_2_17_x86_64.whl   the same payload as a Python wheel whose
 #                                        `remora` console command runs it (pip/pipx, offline).
-# Needs the JDK 25 the build uses and a CPython 3.10-3.15 to train the cache on (python3 on PATH, or
+# Needs the JDK 25 the build uses and a CPython 3.8-3.15 to train the cache on (python3 on PATH, or
 # REMORA_TRAINING_PYTHON: one or more interpreters, space-separated; a 3.13+ and an older one give the
 # quickest start on both).
 set -euo pipefail

@@ -65,7 +65,7 @@ def main(stage, version, out_dir):
             "Metadata-Version: 2.1\n"
             "Name: remora\n"
             f"Version: {version}\n"
-            "Summary: Stack dumps and sampling profiles of running CPython 3.10-3.15 processes, read from the outside\n"
+            "Summary: Stack dumps and sampling profiles of running CPython 3.8-3.15 processes, read from the outside\n"
             "Requires-Python: >=3.8\n").encode())
         add(f"{dist_info}/WHEEL", (
             "Wheel-Version: 1.0\n"

@@ -2,7 +2,7 @@
 # Writes the generated part of each CPython minor version's file in the domain module
 # (dev/remora/domain/offsets/versions/CPython3_X.java, below its GENERATED line; the facts above it
 # are written by hand), and the list of supported versions (SupportedVersions.java):
-#   - for 3.10-3.12, which export no _Py_DebugOffsets, the layout facts printed by layout.c
+#   - for 3.8-3.12, which export no _Py_DebugOffsets, the layout facts printed by layout.c
 #     compiled against that interpreter's own headers;
 #   - for every version, its instruction names, printed by opcodes.py run by that interpreter.
 # Needs the provisioned targets (scripts/provision-targets.sh) and gcc. Rerunning it reproduces
@@ -24,10 +24,13 @@ CACHE=${REMORA_CACHE:-/var/cache/remora}
 PYENV=${PYENV_ROOT:-/root/.pyenv}
 SID=$CACHE/sid-root
 BOOKWORM=$CACHE/bookworm-root
+BULLSEYE=$CACHE/bullseye-root
 
 # version, patch release whose headers give the layout (empty: the target exports debug offsets),
 # include directory, interpreter command
 TABLES=(
+    "3.8|3.8.18|$PYENV/versions/3.8.18/include/python3.8|$PYENV/versions/3.8.18/bin/python3.8"
+    "3.9|3.9.18|$PYENV/versions/3.9.18/include/python3.9|$PYENV/versions/3.9.18/bin/python3.9"
     "3.10|3.10.13|$PYENV/versions/3.10.13/include/python3.10|$PYENV/versions/3.10.13/bin/python3.10"
     "3.11|3.11.7|$PYENV/versions/3.11.7/include/python3.11|$PYENV/versions/3.11.7/bin/python3.11"
     "3.12|3.12.1|$PYENV/versions/3.12.1/include/python3.12|$PYENV/versions/3.12.1/bin/python3.12"
@@ -36,12 +39,21 @@ TABLES=(
     "3.15|||chroot $SID /usr/bin/python3.15"
 )
 
-# Other releases of a version whose headers must give the same layout: version|release|compiler flags.
+# Other releases of a version whose headers must give the same layout:
+# version|release|compiler flags|struct sizes that may differ (sizes only bound the offsets checked;
+# what is read is each field's own width).
 SAME_IN=(
+    "3.9|3.9.2|-I $BULLSEYE/usr/include/python3.9 -idirafter $BULLSEYE/usr/include|interpreter_state.size"
     "3.11|3.11.2|-I $BOOKWORM/usr/include/python3.11 -include $BOOKWORM/usr/include/x86_64-linux-gnu/python3.11/pyconfig.h"
 )
 
 die() { printf 'generate: error: %s\n' "$*" >&2; exit 1; }
+# drop_lines NAME...: the layout on stdin without the lines of those names.
+drop_lines() {
+    local pattern='^$'
+    for name in "$@"; do pattern="$pattern|^$name "; done
+    grep -Ev "$pattern" || true
+}
 command -v gcc >/dev/null || die "gcc is needed"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -67,17 +79,18 @@ for entry in "${TABLES[@]}"; do
             "$work/layout" >"$work/layout.txt" || die "layout.c built against $include does not run"
             same=()
             for other in "${SAME_IN[@]}"; do
-                IFS='|' read -r of release flags <<<"$other"
+                IFS='|' read -r of release flags sizes <<<"$other"
                 [ "$of" = "$version" ] || continue
                 # shellcheck disable=SC2086 # several flags
                 gcc -o "$work/other" $flags "$HERE/layout.c" || die "cannot compile layout.c for $release ($flags)"
-                "$work/other" | diff -q "$work/layout.txt" - >/dev/null \
+                # shellcheck disable=SC2086 # several names
+                "$work/other" | drop_lines ${sizes:-} | diff -q <(drop_lines ${sizes:-} <"$work/layout.txt") - >/dev/null \
                     || die "$release's layout differs from $patch's: the $version table must say from which patch on"
-                same+=("$release")
+                same+=("$release's give the same${sizes:+ but for ${sizes// /, }}")
             done
             also=""
             if [ ${#same[@]} -gt 0 ]; then
-                also=" (${same[*]}'s give the same)"
+                also=" ($(IFS=';'; printf '%s' "${same[*]}"))"
             fi
             printf '    /** The release whose headers gave {@link #LAYOUT}%s. */\n' "$also"
             printf '    public static final String LAYOUT_FROM = "%s";\n\n' "$patch"

@@ -1,5 +1,5 @@
 /*
- * Prints the layout facts Remora needs of one CPython 3.10-3.12 build: struct sizes, field offsets
+ * Prints the layout facts Remora needs of one CPython 3.8-3.12 build: struct sizes, field offsets
  * and enum values, taken from the interpreter's own headers (these versions export no
  * _Py_DebugOffsets). The names are those of _Py_DebugOffsets where 3.13 has the field, so that
  * both sources feed the same decoder. Built and run by generate.sh, once per interpreter.
@@ -8,8 +8,12 @@
 #include <Python.h>
 #include <stddef.h>
 #include <stdio.h>
+#if PY_MINOR_VERSION >= 9
 #include "internal/pycore_runtime.h"
 #include "internal/pycore_interp.h"
+#else
+#include "internal/pycore_pystate.h"
+#endif
 #if PY_MINOR_VERSION >= 11
 #include "internal/pycore_code.h"
 #include "internal/pycore_dict.h"
@@ -35,7 +39,7 @@ int main(void) {
     SIZE("interpreter_state.size", PyInterpreterState);
     FIELD("interpreter_state.id", PyInterpreterState, id);
     FIELD("interpreter_state.next", PyInterpreterState, next);
-#if PY_MINOR_VERSION == 10
+#if PY_MINOR_VERSION <= 10
     FIELD("interpreter_state.threads_head", PyInterpreterState, tstate_head);
 #else
     FIELD("interpreter_state.threads_head", PyInterpreterState, threads.head);
@@ -53,7 +57,7 @@ int main(void) {
     FIELD("thread_state.next", PyThreadState, next);
     FIELD("thread_state.interp", PyThreadState, interp);
     FIELD("thread_state.thread_id", PyThreadState, thread_id);
-#if PY_MINOR_VERSION == 10
+#if PY_MINOR_VERSION <= 10
     FIELD("thread_state.frame", PyThreadState, frame);
 #else
     FIELD("thread_state.native_thread_id", PyThreadState, native_thread_id);
@@ -67,17 +71,22 @@ int main(void) {
     FIELD("cframe.previous", _PyCFrame, previous);
 #endif
 
-#if PY_MINOR_VERSION == 10
+#if PY_MINOR_VERSION <= 10
     SIZE("frame_object.size", PyFrameObject);
     FIELD("frame_object.back", PyFrameObject, f_back);
     FIELD("frame_object.code", PyFrameObject, f_code);
     FIELD("frame_object.lasti", PyFrameObject, f_lasti);
+#if PY_MINOR_VERSION <= 9
+    /* No frame state before 3.10: a flag, set while the eval loop runs the frame; f_lasti counts bytes. */
+    FIELD("frame_object.executing", PyFrameObject, f_executing);
+#else
     FIELD("frame_object.state", PyFrameObject, f_state);
     VALUE("frame_state.executing", FRAME_EXECUTING);
     VALUE("frame_state.unwinding", FRAME_UNWINDING);
     VALUE("frame_state.returned", FRAME_RETURNED);
     VALUE("frame_state.raised", FRAME_RAISED);
     VALUE("frame_state.cleared", FRAME_CLEARED);
+#endif
 #else
     SIZE("interpreter_frame.size", _PyInterpreterFrame);
     FIELD("interpreter_frame.previous", _PyInterpreterFrame, previous);
@@ -99,7 +108,11 @@ int main(void) {
     SIZE("code_object.size", PyCodeObject);
     FIELD("code_object.filename", PyCodeObject, co_filename);
     FIELD("code_object.name", PyCodeObject, co_name);
+#if PY_MINOR_VERSION >= 10
     FIELD("code_object.linetable", PyCodeObject, co_linetable);
+#else
+    FIELD("code_object.linetable", PyCodeObject, co_lnotab);
+#endif
     FIELD("code_object.firstlineno", PyCodeObject, co_firstlineno);
     FIELD("code_object.argcount", PyCodeObject, co_argcount);
     /* Which leading variables are arguments: co_argcount + co_kwonlyargcount, and *args and **kwargs. */
@@ -107,7 +120,7 @@ int main(void) {
     FIELD("code_object.flags", PyCodeObject, co_flags);
     VALUE("code_flags.varargs", CO_VARARGS);
     VALUE("code_flags.varkeywords", CO_VARKEYWORDS);
-#if PY_MINOR_VERSION == 10
+#if PY_MINOR_VERSION <= 10
     FIELD("code_object.code", PyCodeObject, co_code);
     /* f_localsplus holds co_nlocals locals (co_varnames), then cells (co_cellvars), then frees (co_freevars). */
     FIELD("code_object.varnames", PyCodeObject, co_varnames);

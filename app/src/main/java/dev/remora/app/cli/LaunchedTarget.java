@@ -42,7 +42,8 @@ final class LaunchedTarget implements AutoCloseable {
             "        break",
             "    except InterruptedError:",
             "        pass",
-            "code = os.waitstatus_to_exitcode(status)",
+            // os.waitstatus_to_exitcode is 3.9+: what it does, spelled out for 3.8.
+            "code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)",
             "sys.exit(code if code >= 0 else 128 - code)");
     /** How long the parent may take to start the target. */
     private static final long START_TIMEOUT_NANOS = 10_000_000_000L;

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /** The top-level command; the work is in its subcommands. */
 @Command(name = "remora", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
-        description = "Reads a running CPython 3.10-3.15 process from the outside and shows its Python stacks.")
+        description = "Reads a running CPython 3.8-3.15 process from the outside and shows its Python stacks.")
 public final class RemoraCommand implements Runnable {
 
     /** The subcommands, in the order help lists them. */

@@ -7,12 +7,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,7 +36,7 @@ class CoreDumpErrorsTest {
             python.getInputStream().read();
             Path core = CoreFiles.gcore(python.pid(), dir);
             RemoraCli run = RemoraCli.run("dump", "--core", core);
-            assertOneLineError(run, 1, "remora: process %d runs CPython 3.9".formatted(python.pid()));
+            assertOneLineError(run, 1, "remora: process %d runs CPython %s".formatted(python.pid(), UnsupportedPython.VERSION));
             assertThat(run.err()).contains("not supported (" + UnsupportedPython.SUPPORTED + ")");
         } finally {
             python.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -98,16 +96,6 @@ class CoreDumpErrorsTest {
             return CoreFiles.gcore(sleep.pid(), dir);
         } finally {
             sleep.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-    }
-
-    /** A CPython older than any supported one (3.9) from pyenv, which this machine image ships (as DumpErrorsTest uses). */
-    private static Path olderPython() throws IOException {
-        Path versions = Path.of(System.getenv().getOrDefault("PYENV_ROOT", "/root/.pyenv"), "versions");
-        try (Stream<Path> all = Files.list(versions)) {
-            return all.filter(p -> p.getFileName().toString().matches("3\\.9\\..*"))
-                    .map(p -> p.resolve("bin/python3")).filter(Files::isExecutable).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no CPython 3.9 under " + versions));
         }
     }
 

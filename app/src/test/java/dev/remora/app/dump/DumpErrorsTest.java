@@ -4,11 +4,8 @@ import dev.remora.app.testing.UnsupportedPython;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,7 +37,7 @@ class DumpErrorsTest {
         try {
             python.getInputStream().read();
             RemoraCli run = RemoraCli.run("dump", "--backend", "procmem", python.pid());
-            assertOneLineError(run, 1, "remora: process %d runs CPython 3.9".formatted(python.pid()));
+            assertOneLineError(run, 1, "remora: process %d runs CPython %s".formatted(python.pid(), UnsupportedPython.VERSION));
             assertThat(run.err()).contains("not supported (" + UnsupportedPython.SUPPORTED + ")");
         } finally {
             python.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
@@ -71,15 +68,5 @@ class DumpErrorsTest {
 
     private static void assertNoStackTrace(RemoraCli run) {
         assertThat(run.err()).doesNotContain("\tat ").doesNotContain("Exception");
-    }
-
-    /** A CPython older than any supported one (3.9) from pyenv, which this machine image ships. */
-    private static Path olderPython() throws IOException {
-        Path versions = Path.of(System.getenv().getOrDefault("PYENV_ROOT", "/root/.pyenv"), "versions");
-        try (Stream<Path> all = Files.list(versions)) {
-            return all.filter(p -> p.getFileName().toString().matches("3\\.9\\..*"))
-                    .map(p -> p.resolve("bin/python3")).filter(Files::isExecutable).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no CPython 3.9 under " + versions));
-        }
     }
 }

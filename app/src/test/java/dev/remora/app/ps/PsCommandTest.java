@@ -66,7 +66,7 @@ class PsCommandTest {
             JsonNode old = listed.get(unsupported.pid());
             assertThat(old).as("the unsupported CPython").isNotNull();
             assertThat(old.get("python_version").isNull()).isTrue();
-            assertThat(old.get("error").asText()).contains("3.9").contains(UnsupportedPython.SUPPORTED);
+            assertThat(old.get("error").asText()).contains(UnsupportedPython.VERSION).contains(UnsupportedPython.SUPPORTED);
             assertThat(listed).as("a process that is not Python").doesNotContainKey(notPython.pid());
 
             RemoraCli tree = RemoraCli.run("ps", "--tree", parent.process().pid(), "--format", "json");

@@ -24,8 +24,9 @@ import java.util.regex.Pattern;
  * contains "python" (the executable of a static build, libpython of a shared one), placed at every
  * load of that file and confirmed by the debug cookie (3.13+). A deleted or unreadable file falls
  * back to scanning its writable mapping for the cookie. A runtime without the cookie (3.11, 3.12)
- * is named by the file's exported {@code Py_Version}, laid out by that version's generated table,
- * and checked against the live target before it is trusted.
+ * is named by the file's exported {@code Py_Version} (3.8 to 3.10: the version text in memory),
+ * laid out by that version's generated table, and checked against the live target before it is
+ * trusted. 3.8 and 3.9 have no {@code .PyRuntime} section: their exported {@code _PyRuntime} places it.
  */
 public final class RuntimeLocator {
 
@@ -34,6 +35,7 @@ public final class RuntimeLocator {
 
     private static final String SECTION = ".PyRuntime";
     private static final String VERSION_SYMBOL = "Py_Version";
+    private static final String RUNTIME_SYMBOL = "_PyRuntime";
     private static final Pattern VERSIONED_NAME = Pattern.compile("python(\\d+)\\.(\\d+)");
     private static final int SCAN_CHUNK = 1 << 20;
     private static final long MAX_SCAN = 256L << 20;
@@ -66,6 +68,12 @@ public final class RuntimeLocator {
         return choose(candidates);
     }
 
+    /** Whether the file's name says it is a CPython Remora does not support (python3.7, libpython3.6m.so...). */
+    private static boolean unsupportedByName(String path) {
+        Matcher m = VERSIONED_NAME.matcher(MappedSections.basename(path));
+        return m.find() && !VersionLayout.isSupported(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+    }
+
     /** Names an older CPython by its file name when it has no version to read. */
     private InspectionException noRuntime(Set<String> files) {
         for (String f : files) {
@@ -95,7 +103,14 @@ public final class RuntimeLocator {
         Optional<ElfSections.Section> section = sections.sectionOf(path, SECTION);
         List<Candidate> found = new ArrayList<>();
         if (section.isPresent()) {
-            found.addAll(placed(section.get(), path, ofFile));
+            found.addAll(placed(section.get().relativeAddress(), path, ofFile));
+        } else {
+            // 3.8 and 3.9 keep the runtime among their other data, named by its exported symbol. An older
+            // version has one too: it is named by its file's name instead (noRuntime), with what is supported.
+            Optional<Long> symbol = unsupportedByName(path) ? Optional.empty() : sections.symbolOf(path, RUNTIME_SYMBOL);
+            if (symbol.isPresent()) {
+                found.addAll(placed(symbol.get(), path, ofFile));
+            }
         }
         // No file to read the section from (deleted, or not on this machine for a core): find the cookie.
         if (found.isEmpty()) {
@@ -108,8 +123,11 @@ public final class RuntimeLocator {
         return found;
     }
 
-    /** The runtime at the section in every load of the file: with the debug cookie, or named by Py_Version. */
-    private List<Candidate> placed(ElfSections.Section section, String path, List<MemoryMapping> ofFile)
+    /**
+     * The runtime at {@code relativeAddress} (its section, or its symbol) in every load of the file: with
+     * the debug cookie, or named by Py_Version or the version text.
+     */
+    private List<Candidate> placed(long relativeAddress, String path, List<MemoryMapping> ofFile)
             throws InspectionException {
         List<Candidate> found = new ArrayList<>();
         Optional<Long> versionSymbol = Optional.empty();
@@ -117,7 +135,7 @@ public final class RuntimeLocator {
             if (m.fileOffset() != 0) {
                 continue;
             }
-            long address = m.start() + section.relativeAddress();
+            long address = m.start() + relativeAddress;
             Optional<Candidate> withCookie = readCandidate(address, path);
             if (withCookie.isPresent()) {
                 found.add(withCookie.get());
@@ -144,23 +162,27 @@ public final class RuntimeLocator {
     }
 
     /**
-     * 3.10 exports no {@code Py_Version}: its file name gives the minor version, and the text of
+     * 3.8 to 3.10 export no {@code Py_Version}: the file name gives the minor version, and the text of
      * {@code sys.version}, formatted at start into a buffer in {@code .bss}, the release.
      */
     private Optional<PythonVersion> versionText(String path, long loadBase) throws InspectionException {
         Matcher name = VERSIONED_NAME.matcher(MappedSections.basename(path));
         Optional<ElfSections.Section> bss = sections.sectionOf(path, ".bss");
-        if (!name.find() || bss.isEmpty()) {
+        if (bss.isEmpty()) {
             return Optional.empty();
         }
-        Pattern release = Pattern.compile(Pattern.quote(name.group(1) + "." + name.group(2) + ".") + "(\\d{1,3}) \\(");
+        // A file renamed without its version (a copy, a deleted binary's stand-in) still has the text,
+        // "3.9.2 (default, Feb 28 2021, 17:03:44) \n[GCC 10.2.1 20210110]": then the whole of it must match.
+        Pattern release = name.find()
+                ? Pattern.compile("(" + name.group(1) + ")\\.(" + name.group(2) + ")\\.(\\d{1,3}) \\(")
+                : Pattern.compile("(3)\\.(\\d{1,2})\\.(\\d{1,3})[a-z0-9+]* \\([^()\\n]{1,160}\\) ?\\n?\\[");
         List<PythonVersion> found = new ArrayList<>(1);
         // Chunks overlap a little, so that a version text cut by a chunk's end is whole in the next.
-        scan(loadBase + bss.get().relativeAddress(), bss.get().size(), 64, (at, chunk, length) -> {
+        scan(loadBase + bss.get().relativeAddress(), bss.get().size(), 256, (at, chunk, length) -> {
             Matcher m = release.matcher(new String(chunk, 0, length, java.nio.charset.StandardCharsets.ISO_8859_1));
             if (m.find()) {
-                found.add(new PythonVersion(Integer.parseInt(name.group(1)), Integer.parseInt(name.group(2)),
-                        Integer.parseInt(m.group(1)), 0xF, 0));
+                found.add(new PythonVersion(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                        Integer.parseInt(m.group(3)), 0xF, 0));
             }
             return !found.isEmpty();
         });

@@ -3,17 +3,20 @@ package dev.remora.domain.frames;
 import dev.remora.domain.memory.Bytes;
 import dev.remora.domain.memory.SnapshotReader;
 import dev.remora.domain.offsets.DebugOffsets;
+import dev.remora.domain.offsets.LastInstruction;
 import dev.remora.ports.MemoryAccessException;
 
 /**
- * CPython 3.10's frames: heap {@code PyFrameObject}s with a state and an instruction index, no owner.
- * Every frame counts as the thread's own; any may be a generator's, so every link to a caller may be
- * cleared by a yield. The index stands in as an address, {@code code + 2 * index}, as later versions
- * keep one, and is turned back where the code unit is read.
+ * CPython 3.8 to 3.10's frames: heap {@code PyFrameObject}s with a state (3.8 and 3.9: an executing
+ * flag) and a last instruction, no owner. Every frame counts as the thread's own; any may be a
+ * generator's, so every link to a caller may be cleared by a yield. The last instruction stands in as
+ * an address, {@code code + byte offset}, as later versions keep one, and is turned back where the
+ * code unit is read.
  */
 public final class FrameObjects extends FrameShape {
 
     private final long instrIndex;
+    private final LastInstruction lastInstruction;
     private final DebugOffsets.FrameObject states;
     private final int state;
     private final int threadOwner;
@@ -25,6 +28,7 @@ public final class FrameObjects extends FrameShape {
     FrameObjects(DebugOffsets offsets) {
         super(offsets.frame(), offsets.layout());
         this.instrIndex = offsets.frame().instrPtr();
+        this.lastInstruction = offsets.layout().lastInstruction();
         this.states = offsets.frame().frameObject().orElseThrow();
         this.state = (int) states.state();
         this.threadOwner = offsets.layout().owners().thread();
@@ -34,7 +38,7 @@ public final class FrameObjects extends FrameShape {
 
     @Override
     public long instrPtr(byte[] bytes, int at) {
-        return rawExecutable(bytes, at) + 2L * Bytes.getInt(bytes, at + (int) instrIndex);
+        return rawExecutable(bytes, at) + lastInstruction.byteOffset(Bytes.getInt(bytes, at + (int) instrIndex));
     }
 
     @Override

@@ -7,7 +7,7 @@ import java.math.RoundingMode;
 import java.util.Objects;
 
 /**
- * The text CPython's {@code repr()} gives (3.10 to 3.15) for values already read out of a target
+ * The text CPython's {@code repr()} gives (3.8 to 3.15) for values already read out of a target
  * process, so that locals are shown exactly as the program itself would print them.
  */
 public final class PythonRepr {

@@ -274,21 +274,35 @@ public final class DebugOffsetsDecoder {
                 f.optionalField("interpreter_frame.return_offset", size, 2));
     }
 
-    /** 3.10: a heap {@code PyFrameObject}; only its head is read, up to {@code f_state}. */
+    /** 3.8 to 3.10: a heap {@code PyFrameObject}; only its head is read, up to its state. */
     private static DebugOffsets.Frame frameObject(StructFields f) throws CorruptTarget {
         long size = f.size("frame_object", 4096);
         long back = f.field("frame_object.back", size, 8);
         long code = f.field("frame_object.code", size, 8);
         long lasti = f.field("frame_object.lasti", size, 4);
-        long state = f.field("frame_object.state", size, 1);
-        long head = (Math.max(Math.max(back, code) + 8, Math.max(lasti + 4, state + 1)) + 7) & ~7L;
+        DebugOffsets.FrameObject states = f.has("frame_object.executing") ? executingFlag(f, size) : frameState(f, size);
+        long head = (Math.max(Math.max(back, code) + 8, Math.max(lasti + 4, states.state() + 1)) + 7) & ~7L;
         return new DebugOffsets.Frame(head, back, code, lasti, OptionalLong.empty(), size, OptionalLong.empty(),
-                OptionalLong.empty(), Optional.of(new DebugOffsets.FrameObject(state,
-                        (int) f.bounded("frame_state.executing", -128, 127),
-                        (int) f.bounded("frame_state.unwinding", -128, 127),
-                        (int) f.bounded("frame_state.returned", -128, 127),
-                        (int) f.bounded("frame_state.raised", -128, 127),
-                        (int) f.bounded("frame_state.cleared", -128, 127))), OptionalLong.empty());
+                OptionalLong.empty(), Optional.of(states), OptionalLong.empty());
+    }
+
+    /** 3.10's {@code f_state}. */
+    private static DebugOffsets.FrameObject frameState(StructFields f, long size) throws CorruptTarget {
+        return new DebugOffsets.FrameObject(f.field("frame_object.state", size, 1),
+                (int) f.bounded("frame_state.executing", -128, 127),
+                (int) f.bounded("frame_state.unwinding", -128, 127),
+                (int) f.bounded("frame_state.returned", -128, 127),
+                (int) f.bounded("frame_state.raised", -128, 127),
+                (int) f.bounded("frame_state.cleared", -128, 127));
+    }
+
+    /**
+     * 3.8's and 3.9's {@code f_executing}: 1 while the eval loop runs the frame (unwinding too), 0 once
+     * it returned, raised or was freed, and while a generator's frame is suspended (its link to its
+     * caller cleared, which tells the two apart) or a new frame not yet entered.
+     */
+    private static DebugOffsets.FrameObject executingFlag(StructFields f, long size) throws CorruptTarget {
+        return new DebugOffsets.FrameObject(f.field("frame_object.executing", size, 1), 1, 1, 0, 0, 0);
     }
 
     private static DebugOffsets.Code code(StructFields f) throws CorruptTarget {

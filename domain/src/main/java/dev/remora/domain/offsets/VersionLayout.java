@@ -36,13 +36,14 @@ import java.util.function.Supplier;
  * @param splitDictValues where a split dict keeps its values
  * @param poppedFrames what a returned frame leaves in its slot
  * @param instanceDicts where an instance keeps its attributes
+ * @param lastInstruction what a frame object's {@code f_lasti} counts
  */
 public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> exported, Optional<HeaderTable> headers,
                             FrameOwners owners, long stackRefTagBits, int compactUnicodeExtra,
                             Optional<GeneratorStates> generatorStates, OptionalInt awaitedStackDepth,
                             LineTableFormat lineTable, Optional<DictKeysLayout> dictKeys, UnstartedThreads unstartedThreads, List<String> opcodeNames,
                             Optional<HeaderTable> unexported, SplitDictValues splitDictValues, PoppedFrames poppedFrames,
-                            InstanceDicts instanceDicts) {
+                            InstanceDicts instanceDicts, LastInstruction lastInstruction) {
 
     /**
      * Oldest first, as {@code scripts/version-tables/generate.sh} lists them. Each layout is built when
@@ -75,6 +76,7 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
         private SplitDictValues splitDictValues = SplitDictValues.KEY_ORDER;
         private PoppedFrames poppedFrames = PoppedFrames.KEPT;
         private InstanceDicts instanceDicts;
+        private LastInstruction lastInstruction = LastInstruction.NONE;
 
         private Builder(int major, int minor) {
             this.major = major;
@@ -151,6 +153,11 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
             return this;
         }
 
+        public Builder lastInstruction(LastInstruction unit) {
+            lastInstruction = unit;
+            return this;
+        }
+
         public Builder opcodes(String commaSeparated) {
             opcodeNames = OpcodeNames.parse(commaSeparated);
             return this;
@@ -163,7 +170,7 @@ public record VersionLayout(int major, int minor, Optional<DebugOffsetsLayout> e
             }
             return new VersionLayout(major, minor, exported, headers, owners, stackRefTagBits, compactUnicodeExtra,
                     generatorStates, awaitedStackDepth, lineTable, dictKeys, unstartedThreads, opcodeNames,
-                    unexported, splitDictValues, poppedFrames, instanceDicts);
+                    unexported, splitDictValues, poppedFrames, instanceDicts, lastInstruction);
         }
     }
 

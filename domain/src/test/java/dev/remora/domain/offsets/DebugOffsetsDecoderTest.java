@@ -47,10 +47,10 @@ class DebugOffsetsDecoderTest {
     @Test
     void namesAnUnsupportedVersion() {
         byte[] raw = DebugOffsetsFixtures.debugOffsets("3.15");
-        putLong(raw, 8, 0x030904F0L);
+        putLong(raw, 8, 0x030710F0L);
         assertThatThrownBy(() -> DebugOffsetsDecoder.decode(raw))
                 .isInstanceOf(InspectionException.UnsupportedVersion.class)
-                .hasMessageContaining("3.9.4").hasMessageContaining("3.10, 3.11, 3.12, 3.13, 3.14, 3.15");
+                .hasMessageContaining("3.7.16").hasMessageContaining("3.8, 3.9, 3.10, 3.11, 3.12, 3.13, 3.14, 3.15");
     }
 
     @Test

@@ -75,9 +75,9 @@ class HeaderTablesTest {
 
     @Test
     void namesTheSupportedVersions() {
-        assertThat(VersionLayout.supportedVersions()).isEqualTo("3.10, 3.11, 3.12, 3.13, 3.14, 3.15");
-        assertThatThrownBy(() -> offsets(9, 18)).isInstanceOf(InspectionException.UnsupportedVersion.class)
-                .hasMessageContaining("3.9.18").hasMessageContaining("3.10, 3.11");
+        assertThat(VersionLayout.supportedVersions()).isEqualTo("3.8, 3.9, 3.10, 3.11, 3.12, 3.13, 3.14, 3.15");
+        assertThatThrownBy(() -> offsets(7, 16)).isInstanceOf(InspectionException.UnsupportedVersion.class)
+                .hasMessageContaining("3.7.16").hasMessageContaining("3.8, 3.9, 3.10");
     }
 
     @Test
@@ -98,6 +98,28 @@ class HeaderTablesTest {
         assertThat(o.code().qualname()).as("co_name: 3.10 has no qualified name").isEqualTo(0x70);
         assertThat(o.code().codeAdaptive()).isZero();
         assertThat(o.layout().lineTable()).isEqualTo(LineTableFormat.LINES);
+    }
+
+    @Test
+    void decodes39() throws Exception {
+        DebugOffsets o = offsets(9, 18);
+        assertThat(o.thread().currentFrame()).as("tstate->frame").isEqualTo(0x18);
+        assertThat(o.frame().previous()).as("f_back").isEqualTo(0x18);
+        assertThat(o.frame().instrPtr()).as("f_lasti").isEqualTo(0x68);
+        // No frame state: f_executing is 1 while the eval loop runs the frame, 0 otherwise.
+        assertThat(o.frame().frameObject()).contains(new DebugOffsets.FrameObject(0x74, 1, 1, 0, 0, 0));
+        assertThat(o.frame().size()).as("read up to f_executing").isEqualTo(0x78);
+        assertThat(o.layout().lineTable()).isEqualTo(LineTableFormat.LINE_NOTES);
+        assertThat(o.layout().lastInstruction()).as("f_lasti counts bytes").isEqualTo(LastInstruction.BYTE_OFFSET);
+    }
+
+    @Test
+    void decodes38() throws Exception {
+        DebugOffsets o = offsets(8, 18);
+        assertThat(o.interpreter().threadsHead()).isEqualTo(0x8);
+        assertThat(o.runtime().gilHolder()).hasValue(0x488);
+        assertThat(o.frame().frameObject()).contains(new DebugOffsets.FrameObject(0x74, 1, 1, 0, 0, 0));
+        assertThat(o.layout().lastInstruction()).isEqualTo(LastInstruction.BYTE_OFFSET);
     }
 
     @Test

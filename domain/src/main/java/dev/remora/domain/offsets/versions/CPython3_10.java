@@ -6,6 +6,7 @@ import dev.remora.domain.offsets.DictKeysLayout;
 import dev.remora.domain.offsets.FrameOwners;
 import dev.remora.domain.offsets.HeaderTable;
 import dev.remora.domain.offsets.InstanceDicts;
+import dev.remora.domain.offsets.LastInstruction;
 import dev.remora.domain.offsets.LineTableFormat;
 import dev.remora.domain.offsets.UnstartedThreads;
 import dev.remora.domain.offsets.VersionLayout;
@@ -23,6 +24,7 @@ public final class CPython3_10 {
                 .owners(new FrameOwners(0, 0, new int[] {}, new int[] {0}, 0))
                 .compactUnicodeExtra(24)
                 .lineTable(LineTableFormat.LINES)
+                .lastInstruction(LastInstruction.CODE_UNIT_INDEX)
                 .dictKeys(DictKeysLayout.LEGACY_3_10)
                 .unstartedThreads(UnstartedThreads.CREATOR_IDS)
                 .instanceDicts(InstanceDicts.AT_DICT_OFFSET)

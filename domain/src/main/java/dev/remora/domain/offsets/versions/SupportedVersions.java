@@ -15,6 +15,8 @@ public final class SupportedVersions {
     public record Version(int major, int minor, Supplier<VersionLayout> layout) {}
 
     public static final List<Version> ALL = List.of(
+            new Version(3, 8, CPython3_8::layout),
+            new Version(3, 9, CPython3_9::layout),
             new Version(3, 10, CPython3_10::layout),
             new Version(3, 11, CPython3_11::layout),
             new Version(3, 12, CPython3_12::layout),
