@@ -8,7 +8,7 @@ ROOT=$(dirname "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")")
 cd "$ROOT"
 # shellcheck source=jdk.sh
 source scripts/jdk.sh
-[ $# -gt 0 ] || set -- pyenv-3.10.13-shared pyenv-3.11.7-shared pyenv-3.12.1-shared debian-3.13 debian-3.14 debian-3.15
+[ $# -gt 0 ] || set -- pyenv-3.8.18-shared pyenv-3.9.18-shared pyenv-3.10.13-shared pyenv-3.11.7-shared pyenv-3.12.1-shared debian-3.13 debian-3.14 debian-3.15
 ./mvnw -q -B install -DskipTests
 ./mvnw -q -B -pl app dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$ROOT/app/target/capture.classpath"
 exec "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \

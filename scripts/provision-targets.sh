@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Provisions the CPython interpreters the tests inspect: a Debian sid root with
 # python3.13, 3.14 and 3.15 (GIL builds), a Debian 12 (bookworm) root with its
-# statically linked python3.11, and pyenv's shared-library 3.10, 3.11, 3.12 and 3.13.0,
+# statically linked python3.11, a Debian 11 (bullseye) root with its statically linked python3.9,
+# and pyenv's shared-library 3.8, 3.9, 3.10, 3.11, 3.12 and 3.13.0,
 # which machines of this kind ship. Idempotent; the roots are cached outside the
 # repository. A target that cannot be provisioned fails the run.
 # Writes the list of targets to $REMORA_TARGETS_FILE (one "name<TAB>root<TAB>exe" line each).
@@ -86,12 +87,23 @@ printf '#!/bin/sh\nexec chroot %s %s "$@"\n' "$BOOKWORM" /usr/bin/python3.11 >"$
 chmod +x "$CACHE/bin/debian12-python3.11"
 log "debian 12 python3.11 = $out (static, chroot $BOOKWORM)"
 
+# Debian 11's python3.9, statically linked and stripped like bookworm's 3.11, is the second build of
+# 3.9 (scripts/version-tables checks its headers give pyenv's layout). bullseye's Release file is past
+# its Valid-Until date: apt inside the root needs -o Acquire::Check-Valid-Until=false.
+BULLSEYE=$CACHE/bullseye-root
+build_root bullseye "$BULLSEYE" python3.9,libpython3.9-dev
+mountpoint -q "$BULLSEYE/proc" || mount -t proc proc "$BULLSEYE/proc" || die "cannot mount proc in $BULLSEYE"
+out=$(chroot "$BULLSEYE" /usr/bin/python3.9 -c 'import sys; print(sys.version.split()[0])' 2>&1) \
+    || die "python3.9 in $BULLSEYE does not run: $out"
+printf 'debian11-3.9\t%s\t%s\n' "$BULLSEYE" /usr/bin/python3.9 >>"$TARGETS_FILE.tmp"
+log "debian 11 python3.9 = $out (static, chroot $BULLSEYE)"
+
 # pyenv's builds are made with --enable-shared: their runtime lives in libpython3.X.so, run without a
-# chroot. The tests also need a CPython older than any supported one (3.9, for the "unsupported
+# chroot. The tests also need a CPython older than any supported one (3.7, for the "unsupported
 # version" errors).
 PYENV_VERSIONS=${PYENV_ROOT:-/root/.pyenv}/versions
-ls -d "$PYENV_VERSIONS"/3.9.* >/dev/null 2>&1 || die "no pyenv CPython 3.9 under $PYENV_VERSIONS"
-for minor in 3.10 3.11 3.12 3.13; do
+ls -d "$PYENV_VERSIONS"/3.7.* >/dev/null 2>&1 || die "no pyenv CPython 3.7 under $PYENV_VERSIONS"
+for minor in 3.8 3.9 3.10 3.11 3.12 3.13; do
     # The newest patch release of each; 3.13 is pinned to 3.13.0, the first release with debug offsets.
     if [ "$minor" = 3.13 ]; then dir=$PYENV_VERSIONS/3.13.0; else dir=$(ls -d "$PYENV_VERSIONS/$minor".* 2>/dev/null | sort -V | tail -1 || true); fi
     exe=$dir/bin/python$minor

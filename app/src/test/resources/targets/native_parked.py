@@ -104,7 +104,9 @@ def start_c_thread():
     """A thread with no Python state: pthread_create straight into libc's pause()."""
     thread = ctypes.c_ulong()
     pause = ctypes.cast(libc.pause, ctypes.c_void_p)
-    libc.pthread_create(ctypes.byref(thread), None, pause, None)
+    # glibc before 2.34 keeps pthread_create in libpthread, which the interpreter has loaded.
+    create = getattr(libc, "pthread_create", None) or ctypes.CDLL(None).pthread_create
+    create(ctypes.byref(thread), None, pause, None)
 
 
 COMPARE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int))

@@ -9,7 +9,7 @@ and repr is what `remora dump --locals` must show: repr() itself where that is e
 int, float, str and bytes up to 200 characters, small containers, a list that holds itself), the
 first 200 characters and "..." for longer str and bytes, the first 10 items and how many more of
 longer lists, and a prefix (ending in "*") where only
-the start is fixed (other objects, ints too long to show). Runs unchanged on CPython 3.10 to 3.15.
+the start is fixed (other objects, ints too long to show). Runs unchanged on CPython 3.8 to 3.15.
 """
 import _thread
 import json

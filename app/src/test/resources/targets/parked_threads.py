@@ -205,13 +205,20 @@ def positions(code, lasti):
 
 
 def code_positions(code):
-    """co_positions(); 3.10 has none and knows only lines, which co_lines() gives per byte range."""
+    """co_positions(); 3.10 has none and knows only lines, which co_lines() gives per byte range;
+    3.8 and 3.9 have neither: each line holds from where dis.findlinestarts() says it starts."""
     if hasattr(code, "co_positions"):
         return code.co_positions()
     lines = [None] * (len(code.co_code) // 2)
-    for start, end, line in code.co_lines():
-        for unit in range(start // 2, min(end // 2, len(lines))):
-            lines[unit] = line
+    if hasattr(code, "co_lines"):
+        for start, end, line in code.co_lines():
+            for unit in range(start // 2, min(end // 2, len(lines))):
+                lines[unit] = line
+    else:
+        import dis
+        for start, line in dis.findlinestarts(code):
+            for unit in range(start // 2, len(lines)):
+                lines[unit] = line
     return [(line, None, None, None) for line in lines]
 
 

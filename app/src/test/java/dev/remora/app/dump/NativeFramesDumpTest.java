@@ -68,7 +68,7 @@ class NativeFramesDumpTest {
             try (DetachedTarget target = DetachedTarget.start(python, dir, "native_parked.py", List.of(), "READY")) {
                 RemoraCli text = RemoraCli.run("dump", "--native-frames", target.pid());
                 assertThat(text.exitCode()).as(text.err()).isZero();
-                assertThat(text.out()).containsPattern("\\(C\\) \\S*qsort\\S*\\+0x[0-9a-f]+ \\(libc\\.so\\.6\\)")
+                assertThat(text.out()).containsPattern("\\(C\\) \\S*qsort\\S*\\+0x[0-9a-f]+ \\(libc(\\.so\\.6|-[0-9.]+\\.so)\\)")
                         .contains("interpreter frames hidden: --internal-frames shows them")
                         .doesNotContain("_PyEval_EvalFrameDefault");
                 assertThat(text.out().indexOf("  compare (")).isPositive()

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -35,10 +34,9 @@ class LineTableConformanceTest {
 
     @TestFactory
     Stream<DynamicTest> parserAgreesWithCoPositionsOnTheWholeStandardLibrary() throws IOException {
-        List<InterpreterTarget> targets = new ArrayList<>(ProvisionedTargets.all().stream()
+        List<InterpreterTarget> targets = ProvisionedTargets.all().stream()
                 .map(entry -> new InterpreterTarget(entry.name(), entry.root().toString(), entry.executable()))
-                .toList());
-        targets.addAll(OlderPythons.lineNotes());
+                .toList();
         return targets.stream().map(target -> DynamicTest.dynamicTest(target.name(), () -> verify(target)));
     }
 

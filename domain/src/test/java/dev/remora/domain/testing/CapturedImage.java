@@ -33,8 +33,8 @@ public record CapturedImage(String name, PythonVersion version, long runtime, St
     public record Page(long address, byte[] bytes) {}
 
     /** The images committed: one per supported version. */
-    public static final List<String> NAMES = List.of("pyenv-3.10.13-shared", "pyenv-3.11.7-shared", "pyenv-3.12.1-shared",
-            "debian-3.13", "debian-3.14", "debian-3.15");
+    public static final List<String> NAMES = List.of("pyenv-3.8.18-shared", "pyenv-3.9.18-shared", "pyenv-3.10.13-shared",
+            "pyenv-3.11.7-shared", "pyenv-3.12.1-shared", "debian-3.13", "debian-3.14", "debian-3.15");
 
     private static final int MAGIC = 0x524d4931;
     private static final int PAGE = 4096;
