@@ -134,7 +134,7 @@ final class NearRanges {
     /**
      * The ranges' indices in the order to copy them toward the thread state: least recently needed
      * first, the last walk's innermost frame last (nearest it, where the two copies are nearest in
-     * time). Valid until the ranges change.
+     * time). Ranges that are not aged keep the order they were added in. Valid until the ranges change.
      */
     int[] byRecency() {
         for (int i = 0; i < count; i++) {

@@ -20,8 +20,8 @@ import dev.remora.domain.offsets.DebugOffsets;
  * entry frames on the C stack, frames in older chunks), merged when near. The chunk is copied last
  * and read back first, so that the innermost frames, which change fastest, have their two copies
  * nearest each other. A walk that needs a frame the copy lacks reads it apart and remembers it for
- * the next read. 3.10 has no data stack: its frames are heap objects, and the copy holds those the
- * thread's recent walks needed, the last walk's innermost nearest the thread state.
+ * the next read. 3.8 to 3.10 have no data stack: their frames are heap objects, and the copy holds
+ * those the thread's recent walks needed, the last walk's innermost nearest the thread state.
  */
 final class StackCopy implements SnapshotReader.Rider {
 
@@ -86,13 +86,13 @@ final class StackCopy implements SnapshotReader.Rider {
     /** Plans the next read from a thread state read elsewhere. */
     void planFrom(long tstate, byte[] state) {
         ranges.clear();
-        // 3.10 has no data stack: its frames are heap objects, all of them extras, and those walks met
-        // innermost (first) are copied nearest the thread state, where the copies are nearest in time.
+        // 3.8 to 3.10 have no data stack: their frames are heap objects, all of them extras, and the last
+        // walk's innermost is copied nearest the thread state, where the copies are nearest in time (extras
+        // that are not aged keep the order they were learned in).
         boolean dataStack = thread.datastackChunk().isPresent();
-        int[] order = dataStack ? null : extras.byRecency();
+        int[] order = extras.byRecency();
         for (int i = 0; i < extras.count; i++) {
-            int r = dataStack ? i : order[i];
-            ranges.addStack(extras.start[r], extras.length[r]);
+            ranges.addStack(extras.start[order[i]], extras.length[order[i]]);
         }
         chunk = 0;
         chunkEnd = 0;
