@@ -68,20 +68,21 @@ public final class RuntimeLocator {
         return choose(candidates);
     }
 
-    /** Whether the file's name says it is a CPython Remora does not support (python3.7, libpython3.6m.so...). */
-    private static boolean unsupportedByName(String path) {
+    /** The CPython 3 version a file's name says it is ("3.7" for python3.7, libpython3.7m.so), where Remora does not support it. */
+    private static Optional<String> unsupportedByName(String path) {
         Matcher m = VERSIONED_NAME.matcher(MappedSections.basename(path));
-        return m.find() && !VersionLayout.isSupported(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+        return m.find() && Integer.parseInt(m.group(1)) == 3 && !VersionLayout.isSupported(3, Integer.parseInt(m.group(2)))
+                ? Optional.of(m.group(1) + "." + m.group(2)) : Optional.empty();
     }
 
     /** Names an older CPython by its file name when it has no version to read. */
     private InspectionException noRuntime(Set<String> files) {
         for (String f : files) {
-            Matcher m = VERSIONED_NAME.matcher(MappedSections.basename(f));
-            if (m.find() && Integer.parseInt(m.group(1)) == 3 && !VersionLayout.isSupported(3, Integer.parseInt(m.group(2)))) {
+            Optional<String> version = unsupportedByName(f);
+            if (version.isPresent()) {
                 return new InspectionException.UnsupportedVersion(
-                        "process %d runs CPython %s.%s (%s), which is not supported (supported: %s)".formatted(
-                                image.pid(), m.group(1), m.group(2), f, VersionLayout.supportedVersions()));
+                        "process %d runs CPython %s (%s), which is not supported (supported: %s)".formatted(
+                                image.pid(), version.get(), f, VersionLayout.supportedVersions()));
             }
         }
         return new InspectionException.NotPython(
@@ -107,7 +108,7 @@ public final class RuntimeLocator {
         } else {
             // 3.8 and 3.9 keep the runtime among their other data, named by its exported symbol. An older
             // version has one too: it is named by its file's name instead (noRuntime), with what is supported.
-            Optional<Long> symbol = unsupportedByName(path) ? Optional.empty() : sections.symbolOf(path, RUNTIME_SYMBOL);
+            Optional<Long> symbol = unsupportedByName(path).isPresent() ? Optional.empty() : sections.symbolOf(path, RUNTIME_SYMBOL);
             if (symbol.isPresent()) {
                 found.addAll(placed(symbol.get(), path, ofFile));
             }

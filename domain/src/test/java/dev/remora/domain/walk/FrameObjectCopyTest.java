@@ -71,12 +71,17 @@ class FrameObjectCopyTest {
     /** A copy whose plan holds {@code frames}, learned by walks that needed them, the last one first. */
     private static StackCopy copyThatLearned(SnapshotReader reader, ScriptedMemory target, long... frames) throws Exception {
         StackCopy copy = new StackCopy(OFFSETS.thread(), StateOrder.STATE_BETWEEN);
+        walkNeeding(copy, reader, target, frames);
+        return copy;
+    }
+
+    /** One walk over a fresh read of {@code copy} that needs {@code frames}, innermost first. */
+    private static void walkNeeding(StackCopy copy, SnapshotReader reader, ScriptedMemory target, long... frames) throws Exception {
         read(copy, reader, target);
         for (long frame : frames) {
             copy.frame(frame, new byte[SHAPE.size()]);
         }
         copy.finishWalk();
-        return copy;
     }
 
     /**
@@ -201,9 +206,7 @@ class FrameObjectCopyTest {
         ScriptedMemory target = target(CALLEE);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = copyThatLearned(reader, target, CALLEE, CALLER);
-        read(copy, reader, target);
-        copy.frame(OTHER, new byte[SHAPE.size()]);
-        copy.finishWalk();
+        walkNeeding(copy, reader, target, OTHER);
         read(copy, reader, target);
         byte[] header = new byte[SHAPE.size()];
         copy.frame(OTHER, header);
@@ -221,17 +224,12 @@ class FrameObjectCopyTest {
         ScriptedMemory target = target(CALLEE);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = copyThatLearned(reader, target, CALLEE, CALLER);
-        byte[] header = new byte[SHAPE.size()];
         for (int walk = 0; walk < StackCopy.RECENT_WALKS; walk++) {
-            read(copy, reader, target);
-            copy.frame(CALLEE, header);
-            copy.finishWalk();
+            walkNeeding(copy, reader, target, CALLEE);
         }
         copy.planFrom(TSTATE, new byte[OFFSETS.thread().readLength()]);
         assertThat(StackCopyTest.planned(copy)).as("the caller, needed %d walks ago", StackCopy.RECENT_WALKS).contains(CALLER);
-        read(copy, reader, target);
-        copy.frame(CALLEE, header);
-        copy.finishWalk();
+        walkNeeding(copy, reader, target, CALLEE);
 
         copy.planFrom(TSTATE, new byte[OFFSETS.thread().readLength()]);
         assertThat(StackCopyTest.planned(copy)).as("the caller, needed one walk longer ago").doesNotContain(CALLER).contains(CALLEE);
@@ -253,11 +251,7 @@ class FrameObjectCopyTest {
         ScriptedMemory target = target(OTHER);
         SnapshotReader reader = new SnapshotReader(target);
         StackCopy copy = copyThatLearned(reader, target, CALLEE, CALLER);
-        read(copy, reader, target);
-        byte[] header = new byte[SHAPE.size()];
-        copy.frame(OTHER, header);
-        copy.frame(CALLER, header);
-        copy.finishWalk();
+        walkNeeding(copy, reader, target, OTHER, CALLER);
         copy.planFrom(TSTATE, new byte[OFFSETS.thread().readLength()]);
 
         // Copied in that order, the frames the thread is likeliest still in have their two copies nearest in time.
